@@ -1,0 +1,48 @@
+package metrics_test
+
+import (
+	"fmt"
+	"time"
+
+	"github.com/backofflab/backofflab/lab/metrics"
+)
+
+// Six hundred clients retry at the same instant. The reported peak depends
+// on the slot width it is measured at, so a peak is always printed with it.
+func Example() {
+	times := make([]time.Duration, 600)
+	for i := range times {
+		times[i] = time.Second
+	}
+	fine, _ := metrics.Count(times, time.Millisecond)
+	peaks, _ := metrics.PeakSweep(fine, []time.Duration{time.Millisecond, 200 * time.Millisecond, time.Second})
+	for _, p := range peaks {
+		fmt.Println(p)
+	}
+	// Output:
+	// 600000/s (600 in 1ms at 1s)
+	// 3000/s (600 in 200ms at 1s)
+	// 600/s (600 in 1s at 1s)
+}
+
+// The coefficient of variation of the gaps between events separates even
+// spacing (0) from bursts (far above 1).
+func ExampleInterArrivalCV() {
+	even := []time.Duration{0, 10 * time.Millisecond, 20 * time.Millisecond, 30 * time.Millisecond}
+	bursts := []time.Duration{time.Second, time.Second, time.Second, 2 * time.Second, 2 * time.Second, 2 * time.Second}
+	a, _ := metrics.InterArrivalCV(even)
+	b, _ := metrics.InterArrivalCV(bursts)
+	fmt.Printf("even %.2f, bursts %.2f\n", a, b)
+	// Output:
+	// even 0.00, bursts 2.00
+}
+
+// Counting at a fine slot once and rebinning gives every wider slot without
+// keeping the events.
+func ExampleHistogram_Rebin() {
+	h := metrics.Histogram{Slot: 100 * time.Millisecond, Counts: []int{1, 2, 3, 4, 5}}
+	wide, _ := h.Rebin(200 * time.Millisecond)
+	fmt.Println(wide.Counts, wide.Peak())
+	// Output:
+	// [3 7 5] 35/s (7 in 200ms at 200ms)
+}

@@ -5,8 +5,8 @@ import (
 	"time"
 
 	"github.com/backofflab/backofflab/lab"
-	"github.com/backofflab/backofflab/lab/schedule"
 	"github.com/backofflab/backofflab/lab/lcg"
+	"github.com/backofflab/backofflab/lab/schedule"
 )
 
 // The first six waits of each policy for one client, drawn from the lessons'

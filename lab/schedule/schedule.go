@@ -197,6 +197,11 @@ func clamp(f float64, lim time.Duration) time.Duration {
 // saturating instead of overflowing. A negative n counts as 0.
 func window(base, cap time.Duration, m float64, n int) time.Duration {
 	n = max(n, 0)
+	if m == 2 {
+		// The common case, exact and several times faster than math.Pow.
+		// Any n beyond 64 saturates a positive base anyway (2⁶⁴ ns > max).
+		return clamp(math.Ldexp(float64(base), min(n, 64)), limit(cap))
+	}
 	return clamp(float64(base)*math.Pow(m, float64(n)), limit(cap))
 }
 

@@ -98,6 +98,13 @@ func TestCeilingExact(t *testing.T) {
 		}
 		want *= 2
 	}
+	// From a 1 ns base, 2⁶² still fits; 2⁶³ and beyond saturate.
+	one := schedule.Exponential{Base: 1}
+	for n, want := range map[int]time.Duration{62: 1 << 62, 63: maxDuration, 64: maxDuration, 65: maxDuration, 1 << 40: maxDuration} {
+		if got := one.Ceiling(n); got != want {
+			t.Errorf("Exponential{Base: 1ns}.Ceiling(%d) = %v, want %v", n, got, want)
+		}
+	}
 }
 
 func TestDrawsPerDelay(t *testing.T) {
@@ -492,14 +499,21 @@ func BenchmarkDelay(b *testing.B) {
 		if err != nil {
 			b.Fatal(err)
 		}
-		b.Run(name, func(b *testing.B) {
-			r := lcg.MustNew(lab.DefaultSeed)
-			var prev time.Duration
-			n := 0
-			for b.Loop() {
-				prev = p.Delay(n, prev, r)
-				n = (n + 1) & 15
-			}
-		})
+		b.Run(name, func(b *testing.B) { benchmarkDelay(b, p) })
+	}
+	// A multiplier other than 2 takes the math.Pow path.
+	b.Run("exponential-mult1.5", func(b *testing.B) {
+		benchmarkDelay(b, schedule.Exponential{Base: 100 * time.Millisecond, Cap: 20 * time.Second, Multiplier: 1.5})
+	})
+}
+
+// benchmarkDelay times p's Delay, threading prev and cycling n over 0..15.
+func benchmarkDelay(b *testing.B, p schedule.Policy) {
+	r := lcg.MustNew(lab.DefaultSeed)
+	var prev time.Duration
+	n := 0
+	for b.Loop() {
+		prev = p.Delay(n, prev, r)
+		n = (n + 1) & 15
 	}
 }

@@ -4,12 +4,13 @@
 // it returns the next wait.
 //
 // Most policies start from the same growing window. With base b, multiplier
-// m and cap C,
+// m and cap C, the window before retry n is
 //
 //	c(n) = min(C, b·mⁿ)
 //
-// doubles (for m = 2) on every retry until it reaches the cap. The policies
-// differ in what they do with that window; u is one uniform draw in [0, 1):
+// which grows m-fold (doubles, by default) on every retry until it reaches
+// the cap. The policies differ in what they do with that window; u is one
+// uniform draw in [0, 1):
 //
 //	Exponential   c(n)                        no randomness: every client waits the same
 //	FullJitter    u·c(n)                      anywhere in [0, c): the flattest spread
@@ -31,8 +32,9 @@
 // Every jittered policy consumes exactly one draw per Delay call, whatever its
 // parameters (even UniformJitter with width 0), and Exponential and Constant
 // consume none. Replaying a seeded [Uniform] such as *lcg.LCG therefore
-// replays a simulation draw for draw, and switching one client's policy does
-// not shift the draws of the others.
+// replays a simulation draw for draw, and swapping one jittered policy for
+// another leaves every later draw where it was, so two policies can be
+// compared on the same stream of randomness.
 //
 // # Zero values and limits
 //
@@ -40,10 +42,12 @@
 // in which case the window saturates at the largest Duration (about 292
 // years) instead of overflowing, for any n, in constant time. [New] and the
 // Validate methods reject parameters outside their ranges with an error that
-// names the parameter and the allowed range. Delay itself never panics and
-// never returns a negative duration: it clamps instead (a negative n counts
-// as 0, a draw outside [0, 1) is clamped into it, and a nil Uniform draws
-// 0.5, the midpoint). A zero-value policy is usable and waits 0 every time,
+// names the parameter and the allowed range. Delay itself cannot return an
+// error, so it never panics and never returns a negative duration or one
+// above the cap: it clamps instead. A negative n counts as 0, a draw outside
+// [0, 1) (or NaN) is clamped into it, and a nil Uniform draws 0.5, the
+// midpoint. (A non-nil Uniform that panics, such as a nil *lcg.LCG, still
+// panics.) Fields set out of range without New are clamped the same way. A zero-value policy is usable and waits 0 every time,
 // which is what a base of 0 means; New insists on a positive base for every
 // policy except Constant, where a base of 0 means "retry at once".
 package schedule

@@ -71,3 +71,19 @@ func ExampleDelays() {
 	// Output:
 	// [2.143837897s 4.439052629s 12.115380176s 6.791475285s 2.723598225s]
 }
+
+// Half-width uniform jitter keeps each wait within ±25 % of the un-jittered
+// one: here within [750ms, 1.25s) around the first retry's 1 s.
+func ExampleUniformJitter() {
+	p := schedule.UniformJitter{Base: time.Second, Width: 0.5}
+	r := lcg.MustNew(lab.DefaultSeed)
+	for range 5 {
+		fmt.Println(p.Delay(0, 0, r).Round(time.Millisecond))
+	}
+	// Output:
+	// 1.036s
+	// 1.067s
+	// 1.201s
+	// 832ms
+	// 794ms
+}

@@ -61,7 +61,7 @@ func (p FullJitter) Delay(n int, prev time.Duration, r Uniform) time.Duration {
 }
 
 // Ceiling returns the window c(n) = min(Cap, Base·Multiplierⁿ), the upper
-// bound (exclusive) of Delay(n). A negative n counts as 0.
+// bound of Delay(n). A negative n counts as 0.
 func (p FullJitter) Ceiling(n int) time.Duration {
 	return window(p.Base, p.Cap, orDefault(p.Multiplier, 2), n)
 }
@@ -98,7 +98,7 @@ func (p EqualJitter) Delay(n int, prev time.Duration, r Uniform) time.Duration {
 }
 
 // Ceiling returns the window c(n) = min(Cap, Base·Multiplierⁿ), the upper
-// bound (exclusive) of Delay(n). A negative n counts as 0.
+// bound of Delay(n). A negative n counts as 0.
 func (p EqualJitter) Ceiling(n int) time.Duration {
 	return window(p.Base, p.Cap, orDefault(p.Multiplier, 2), n)
 }

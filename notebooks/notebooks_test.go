@@ -1,0 +1,124 @@
+// Package notebooks holds the lessons. Its test executes every notebook on the Backoff Lab
+// kernel, as a learner would, and fails on any cell error or panic, on a chart cell without a
+// chart, on a run past its timeout, and on a notebook whose saved outputs differ from a fresh run
+// (the lessons are seeded: the same code must print the same numbers).
+//
+// It needs scripts/setup to have run (the test command does that first). With -short it only
+// checks that every notebook matches its text source.
+package notebooks
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/backofflab/backofflab/internal/notebook"
+)
+
+func lessons(t *testing.T) []string {
+	t.Helper()
+	nbs, err := filepath.Glob("*.ipynb")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(nbs) == 0 {
+		t.Fatal("no notebooks found in notebooks/")
+	}
+	return nbs
+}
+
+// Every notebook is built from notebooks/src/NN-slug.txt; the two must not drift apart.
+func TestNotebooksMatchTheirSources(t *testing.T) {
+	srcs, _ := filepath.Glob("src/*.txt")
+	if len(srcs) != len(lessons(t)) {
+		t.Errorf("%d sources in notebooks/src but %d notebooks: run scripts/build-notebooks", len(srcs), len(lessons(t)))
+	}
+	for _, nbPath := range lessons(t) {
+		src := filepath.Join("src", strings.TrimSuffix(nbPath, ".ipynb")+".txt")
+		text, err := os.ReadFile(src)
+		if err != nil {
+			t.Errorf("%s has no source %s", nbPath, src)
+			continue
+		}
+		want, err := notebook.Parse(text)
+		if err != nil {
+			t.Errorf("%s: %v", src, err)
+			continue
+		}
+		got, err := notebook.Read(nbPath)
+		if err != nil {
+			t.Error(err)
+			continue
+		}
+		g, w := got.Sources(), want.Sources()
+		if len(g) != len(w) {
+			t.Errorf("%s has %d cells, its source %d: run scripts/build-notebooks %s", nbPath, len(g), len(w), src)
+			continue
+		}
+		for i := range g {
+			if g[i] != w[i] {
+				t.Errorf("%s cell %d differs from %s: run scripts/build-notebooks %s\nnotebook:\n%s\nsource:\n%s", nbPath, i+1, src, src, g[i], w[i])
+				break
+			}
+		}
+		if ks, _ := got.Metadata["kernelspec"].(map[string]any); ks["name"] != notebook.KernelName {
+			t.Errorf("%s: kernel %v, want %s", nbPath, ks["name"], notebook.KernelName)
+		}
+	}
+}
+
+// Saved notebooks must show a reader on a code host what a run shows: no errors, every chart.
+func TestSavedNotebooksHaveCleanOutputs(t *testing.T) {
+	for _, nbPath := range lessons(t) {
+		nb, err := notebook.Read(nbPath)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, p := range notebook.Check(nb) {
+			t.Errorf("%s (saved): %s", nbPath, p)
+		}
+	}
+}
+
+func TestNotebooksExecute(t *testing.T) {
+	if testing.Short() {
+		t.Skip("executing notebooks takes minutes; run without -short")
+	}
+	for _, nbPath := range lessons(t) {
+		t.Run(strings.TrimSuffix(nbPath, ".ipynb"), func(t *testing.T) {
+			saved, err := notebook.Read(nbPath)
+			if err != nil {
+				t.Fatal(err)
+			}
+			out := filepath.Join(t.TempDir(), nbPath)
+			start := time.Now()
+			err = notebook.Execute(context.Background(), nbPath, out, notebook.ExecOptions{
+				CellTimeout: 3 * time.Minute,
+				Timeout:     10 * time.Minute,
+			})
+			if err != nil {
+				t.Fatal(err)
+			}
+			t.Logf("executed in %v", time.Since(start).Round(100*time.Millisecond))
+			run, err := notebook.Read(out)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, p := range notebook.Check(run) {
+				t.Errorf("%s", p)
+			}
+			got, want := notebook.TextOutputs(run), notebook.TextOutputs(saved)
+			if len(got) != len(want) {
+				t.Fatalf("fresh run has %d code cells, saved notebook %d", len(got), len(want))
+			}
+			for i := range got {
+				if got[i] != want[i] {
+					t.Errorf("fresh run differs from the saved outputs (not deterministic, or the notebook is stale: run scripts/build-notebooks):\nfresh:\n%s\nsaved:\n%s", got[i], want[i])
+				}
+			}
+		})
+	}
+}

@@ -1,0 +1,114 @@
+package cohort
+
+import (
+	"fmt"
+	"math"
+	"time"
+)
+
+// MaxSeeds is the most seeds Average takes.
+const MaxSeeds = 100_000
+
+// Summary is the mean of each Result measure over several seeds. Times are
+// in milliseconds; the JSON names are those of the command line's --json.
+type Summary struct {
+	// Seeds is the number of runs averaged.
+	Seeds int `json:"seeds"`
+	// FinishMs is the mean Result.Finish.
+	FinishMs float64 `json:"finish_ms"`
+	// Calls, CallsOutage and CallsRecovery are the mean call counts.
+	Calls         float64 `json:"calls"`
+	CallsOutage   float64 `json:"calls_outage"`
+	CallsRecovery float64 `json:"calls_recovery"`
+	// Admitted is the mean number of admitted calls: the work done.
+	Admitted float64 `json:"admitted"`
+	// IdleMs and RecoveryMs are the mean Result.Idle and Result.Recovery.
+	IdleMs     float64 `json:"idle_ms"`
+	RecoveryMs float64 `json:"recovery_ms"`
+	// IdleFraction is IdleMs/RecoveryMs: the share of all recovery time,
+	// over every run, spent with nothing in flight.
+	IdleFraction float64 `json:"idle_fraction"`
+	// PeakPer100ms and PeakPerMs are the mean worst bursts.
+	PeakPer100ms float64 `json:"peak_per_100ms"`
+	PeakPerMs    float64 `json:"peak_per_ms"`
+	// Unfinished is the mean number of unfinished clients, and
+	// UnfinishedMin and UnfinishedMax its extremes over the seeds.
+	Unfinished    float64 `json:"unfinished"`
+	UnfinishedMin int     `json:"unfinished_min"`
+	UnfinishedMax int     `json:"unfinished_max"`
+	// Runs holds each seed's Result, in seed order.
+	Runs []Result `json:"-"`
+}
+
+// runner runs one Config, tracing it if asked; the tests swap in the
+// millisecond loop.
+type runner func(c Config, traced bool) (Result, *Trace, error)
+
+// simulate is the event-driven runner.
+func simulate(c Config, traced bool) (Result, *Trace, error) {
+	if traced {
+		return RunTraced(c)
+	}
+	r, err := Run(c)
+	return r, nil, err
+}
+
+// Average runs c with seeds c.Seed, c.Seed+1, …, c.Seed+seeds−1 and returns
+// the means. seeds must be in [1, MaxSeeds] and the last seed below 2³¹.
+func Average(c Config, seeds int) (Summary, error) {
+	s, _, err := average(simulate, c, seeds, false)
+	return s, err
+}
+
+// average is Average with a choice of runner, optionally keeping the traces.
+func average(run runner, c Config, seeds int, traced bool) (Summary, []*Trace, error) {
+	if seeds < 1 || seeds > MaxSeeds {
+		return Summary{}, nil, fmt.Errorf("cohort: seeds %d out of range: want 1 <= seeds <= %d", seeds, MaxSeeds)
+	}
+	if c.Seed >= 0 && c.Seed+int64(seeds)-1 > math.MaxInt32 {
+		return Summary{}, nil, fmt.Errorf("cohort: seeds %d from seed %d out of range: want seed + seeds - 1 < 2^31", seeds, c.Seed)
+	}
+	s := Summary{Seeds: seeds, Runs: make([]Result, 0, seeds)}
+	var traces []*Trace
+	var finish, idle, recovery time.Duration
+	for i := range seeds {
+		ci := c
+		ci.Seed = c.Seed + int64(i)
+		r, tr, err := run(ci, traced)
+		if err != nil {
+			return Summary{}, nil, err
+		}
+		if traced {
+			traces = append(traces, tr)
+		}
+		s.Runs = append(s.Runs, r)
+		finish += r.Finish
+		idle += r.Idle
+		recovery += r.Recovery
+		s.Calls += float64(r.Calls)
+		s.CallsOutage += float64(r.CallsOutage)
+		s.CallsRecovery += float64(r.CallsRecovery)
+		s.Admitted += float64(r.Admitted)
+		s.PeakPer100ms += float64(r.PeakPer100ms)
+		s.PeakPerMs += float64(r.PeakPerMs)
+		s.Unfinished += float64(r.Unfinished)
+		if i == 0 || r.Unfinished < s.UnfinishedMin {
+			s.UnfinishedMin = r.Unfinished
+		}
+		s.UnfinishedMax = max(s.UnfinishedMax, r.Unfinished)
+	}
+	n := float64(seeds)
+	s.FinishMs = ms(finish) / n
+	s.IdleMs = ms(idle) / n
+	s.RecoveryMs = ms(recovery) / n
+	if recovery > 0 {
+		s.IdleFraction = float64(idle) / float64(recovery)
+	}
+	for _, f := range []*float64{&s.Calls, &s.CallsOutage, &s.CallsRecovery, &s.Admitted, &s.PeakPer100ms, &s.PeakPerMs, &s.Unfinished} {
+		*f /= n
+	}
+	return s, traces, nil
+}
+
+// ms returns d in milliseconds.
+func ms(d time.Duration) float64 { return float64(d) / float64(time.Millisecond) }

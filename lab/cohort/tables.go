@@ -1,0 +1,185 @@
+package cohort
+
+import (
+	"time"
+)
+
+// The lesson's seed counts and table settings.
+const (
+	// DefaultSeeds is how many seeds the lesson averages over.
+	DefaultSeeds = 40
+	// OverloadSeeds is how many seeds the overload table averages over.
+	OverloadSeeds = 20
+)
+
+// DefaultCaps are the caps of the lesson's cap table, and DefaultSpreads the
+// windows of its spread table.
+var (
+	DefaultCaps    = []time.Duration{100 * time.Millisecond, 200 * time.Millisecond, 400 * time.Millisecond, 800 * time.Millisecond, 1600 * time.Millisecond, 3200 * time.Millisecond}
+	DefaultSpreads = []time.Duration{10 * time.Millisecond, 25 * time.Millisecond, 50 * time.Millisecond, 100 * time.Millisecond, 200 * time.Millisecond, 400 * time.Millisecond}
+)
+
+// Row is one line of a policy table: a policy's means over the seeds.
+type Row struct {
+	Policy string `json:"policy"`
+	Summary
+}
+
+// Table runs c under each policy (c.Policy is ignored) and averages each
+// over seeds seeds from c.Seed on.
+func Table(c Config, policies []Named, seeds int) ([]Row, error) {
+	return table(simulate, c, policies, seeds)
+}
+
+func table(run runner, c Config, policies []Named, seeds int) ([]Row, error) {
+	rows := make([]Row, len(policies))
+	for i, p := range policies {
+		c.Policy = p.Policy
+		s, _, err := average(run, c, seeds, false)
+		if err != nil {
+			return nil, err
+		}
+		rows[i] = Row{p.Name, s}
+	}
+	return rows, nil
+}
+
+// CapRow is one line of the cap table: a policy under one cap.
+type CapRow struct {
+	Cap time.Duration `json:"cap"`
+	Row
+}
+
+// CapTable runs c under the four backoff policies (flat retry has no cap)
+// with base DefaultBase and each cap in turn.
+func CapTable(c Config, caps []time.Duration, seeds int) ([]CapRow, error) {
+	return capTable(simulate, c, caps, seeds)
+}
+
+func capTable(run runner, c Config, caps []time.Duration, seeds int) ([]CapRow, error) {
+	var out []CapRow
+	for _, cp := range caps {
+		l, err := Lineup(DefaultBase, cp, DefaultFlat)
+		if err != nil {
+			return nil, err
+		}
+		rows, err := table(run, c, l[:len(l)-1], seeds)
+		if err != nil {
+			return nil, err
+		}
+		for _, r := range rows {
+			out = append(out, CapRow{cp, r})
+		}
+	}
+	return out, nil
+}
+
+// SpreadRow is one line of the spread table: the cohort's first attempts
+// spread over a window, and how wide each burst of retries stays.
+type SpreadRow struct {
+	// Spread is the window over which the first attempts were drawn.
+	Spread time.Duration `json:"spread"`
+	// Initial is the mean width (ms) of the first attempts' burst, wave 0.
+	Initial float64 `json:"initial_ms"`
+	// Held is the mean width (ms) of the last wave that still holds every
+	// client: the burst after every wait the whole cohort slept through.
+	Held float64 `json:"held_ms"`
+	// HeldWaves is the fewest waves holding every client in any seed.
+	HeldWaves int `json:"held_waves"`
+	// Widths is the mean width (ms) of each wave, by retry number, over
+	// the seeds in which that wave exists.
+	Widths []float64 `json:"widths_ms"`
+	Summary
+}
+
+// SpreadTable runs c (with its own policy, exponential in the lesson) with
+// the first attempts spread over each window in turn, and measures the width
+// of every wave (see Trace.Waves).
+func SpreadTable(c Config, spreads []time.Duration, seeds int) ([]SpreadRow, error) {
+	return spreadTable(simulate, c, spreads, seeds)
+}
+
+func spreadTable(run runner, c Config, spreads []time.Duration, seeds int) ([]SpreadRow, error) {
+	out := make([]SpreadRow, len(spreads))
+	for i, w := range spreads {
+		c.Spread = w
+		s, traces, err := average(run, c, seeds, true)
+		if err != nil {
+			return nil, err
+		}
+		row := SpreadRow{Spread: w, Summary: s, HeldWaves: -1}
+		var counts []int
+		for _, tr := range traces {
+			waves := tr.Waves()
+			held := 0
+			for held < len(waves) && waves[held].Calls == c.Clients {
+				held++
+			}
+			if row.HeldWaves < 0 || held < row.HeldWaves {
+				row.HeldWaves = held
+			}
+			if held > 0 {
+				row.Held += ms(waves[held-1].Width())
+			}
+			for k, wv := range waves {
+				if k == len(row.Widths) {
+					row.Widths = append(row.Widths, 0)
+					counts = append(counts, 0)
+				}
+				row.Widths[k] += ms(wv.Width())
+				counts[k]++
+			}
+		}
+		for k := range row.Widths {
+			row.Widths[k] /= float64(counts[k])
+		}
+		if len(row.Widths) > 0 {
+			row.Initial = row.Widths[0]
+		}
+		row.Held /= float64(seeds)
+		out[i] = row
+	}
+	return out, nil
+}
+
+// Tables holds every table of the lesson.
+type Tables struct {
+	// Main is the five policies in the main setting (Main).
+	Main []Row `json:"main"`
+	// Caps is the cap table in the main setting (DefaultCaps).
+	Caps []CapRow `json:"caps"`
+	// Spread is exponential backoff with the first attempts spread
+	// (DefaultSpreads).
+	Spread []SpreadRow `json:"spread"`
+	// NoOutage is the five policies without the outage (NoOutage).
+	NoOutage []Row `json:"no_outage"`
+	// Overload is the five policies in the overload setting (Overload).
+	Overload []Row `json:"overload"`
+}
+
+// LessonTables computes every table of the lesson, averaging over seeds
+// seeds (overloadSeeds for the overload table) from lab.DefaultSeed on.
+// The lesson uses DefaultSeeds and OverloadSeeds.
+func LessonTables(seeds, overloadSeeds int) (Tables, error) {
+	return lessonTables(simulate, seeds, overloadSeeds)
+}
+
+func lessonTables(run runner, seeds, overloadSeeds int) (t Tables, err error) {
+	lineup := DefaultLineup()
+	if t.Main, err = table(run, Main(nil), lineup, seeds); err != nil {
+		return Tables{}, err
+	}
+	if t.Caps, err = capTable(run, Main(nil), DefaultCaps, seeds); err != nil {
+		return Tables{}, err
+	}
+	if t.Spread, err = spreadTable(run, Main(lineup[0].Policy), DefaultSpreads, seeds); err != nil {
+		return Tables{}, err
+	}
+	if t.NoOutage, err = table(run, NoOutage(nil), lineup, seeds); err != nil {
+		return Tables{}, err
+	}
+	if t.Overload, err = table(run, Overload(nil), lineup, overloadSeeds); err != nil {
+		return Tables{}, err
+	}
+	return t, nil
+}

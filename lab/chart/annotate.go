@@ -1,0 +1,200 @@
+package chart
+
+import (
+	"fmt"
+	"math"
+
+	"gonum.org/v1/plot"
+	"gonum.org/v1/plot/font"
+	"gonum.org/v1/plot/text"
+	"gonum.org/v1/plot/vg"
+	"gonum.org/v1/plot/vg/draw"
+)
+
+// HLine is a dashed horizontal reference line across the whole plot, such as
+// the capacity of a dependency. Its label is written at the right end, just
+// above the line.
+type HLine struct {
+	Y     float64
+	Label string
+}
+
+// VLine is a dashed vertical marker line, such as the moment a policy's
+// last client finished. Its label is written beside the top of the line.
+type VLine struct {
+	X     float64
+	Label string
+}
+
+// Span is a shaded band over the x interval [From, To], such as an outage.
+// Its label is written at the top left of the band.
+type Span struct {
+	From, To float64
+	Label    string
+}
+
+// Note is a short text written at the data point (X, Y), such as the value
+// of the tallest bar.
+type Note struct {
+	X, Y float64
+	Text string
+}
+
+// Annotations are the decorations shared by all static figures. Custom
+// panels built on [NewPlot] add them with [Annotations.AddTo].
+type Annotations struct {
+	HLines []HLine
+	VLines []VLine
+	Spans  []Span
+	Notes  []Note
+}
+
+// Validate reports the first annotation with a non-finite coordinate or an
+// empty span.
+func (a Annotations) Validate() error {
+	for i, h := range a.HLines {
+		if !finite(h.Y) {
+			return fmt.Errorf("chart: HLines[%d].Y must be finite, got %v", i, h.Y)
+		}
+	}
+	for i, v := range a.VLines {
+		if !finite(v.X) {
+			return fmt.Errorf("chart: VLines[%d].X must be finite, got %v", i, v.X)
+		}
+	}
+	for i, s := range a.Spans {
+		if !finite(s.From) || !finite(s.To) || s.To < s.From {
+			return fmt.Errorf("chart: Spans[%d] must have finite From ≤ To, got [%v, %v]", i, s.From, s.To)
+		}
+	}
+	for i, n := range a.Notes {
+		if !finite(n.X) || !finite(n.Y) {
+			return fmt.Errorf("chart: Notes[%d] must have finite X and Y, got (%v, %v)", i, n.X, n.Y)
+		}
+	}
+	return nil
+}
+
+// AddTo validates the annotations and adds them to p: spans first, so that
+// the data drawn afterwards stays on top of the shading, then lines and notes.
+// Call it after adding the data if the lines should be drawn over the data,
+// or before if under; the figures of this package call it after the data and
+// put spans at the back themselves.
+func (a Annotations) AddTo(p *plot.Plot) error {
+	if err := a.Validate(); err != nil {
+		return err
+	}
+	a.addSpans(p)
+	a.addLines(p)
+	return nil
+}
+
+func (a Annotations) addSpans(p *plot.Plot) {
+	for _, s := range a.Spans {
+		p.Add(spanPlotter{Span: s})
+	}
+}
+
+func (a Annotations) addLines(p *plot.Plot) {
+	for _, s := range a.Spans {
+		p.Add(spanPlotter{Span: s, labelOnly: true})
+	}
+	for _, h := range a.HLines {
+		p.Add(hLinePlotter(h))
+	}
+	for i, v := range a.VLines {
+		p.Add(vLinePlotter{VLine: v, row: i})
+	}
+	for _, n := range a.Notes {
+		p.Add(notePlotter(n))
+	}
+}
+
+func finite(x float64) bool { return !math.IsNaN(x) && !math.IsInf(x, 0) }
+
+// annotationText is the style of annotation labels.
+func annotationText(xa draw.XAlignment, ya draw.YAlignment) text.Style {
+	return text.Style{
+		Color:   annotationGray,
+		Font:    font.From(textFont, 9),
+		XAlign:  xa,
+		YAlign:  ya,
+		Handler: plot.DefaultTextHandler,
+	}
+}
+
+func dashed() draw.LineStyle {
+	return draw.LineStyle{Color: annotationGray, Width: vg.Points(1), Dashes: dashes}
+}
+
+type hLinePlotter HLine
+
+func (h hLinePlotter) Plot(c draw.Canvas, p *plot.Plot) {
+	_, trY := p.Transforms(&c)
+	y := trY(h.Y)
+	c.StrokeLine2(dashed(), c.Min.X, y, c.Max.X, y)
+	if h.Label != "" {
+		c.FillText(annotationText(draw.XRight, draw.YBottom), vg.Point{X: c.Max.X - vg.Points(3), Y: y + vg.Points(2)}, h.Label)
+	}
+}
+
+func (h hLinePlotter) DataRange() (xmin, xmax, ymin, ymax float64) {
+	return math.Inf(1), math.Inf(-1), h.Y, h.Y
+}
+
+type vLinePlotter struct {
+	VLine
+	row int // index among the VLines, to stagger labels
+}
+
+func (v vLinePlotter) Plot(c draw.Canvas, p *plot.Plot) {
+	trX, _ := p.Transforms(&c)
+	x := trX(v.X)
+	c.StrokeLine2(dashed(), x, c.Min.Y, x, c.Max.Y)
+	if v.Label != "" {
+		sty := annotationText(draw.XLeft, draw.YTop)
+		step := sty.Font.Size * 1.2
+		c.FillText(sty, vg.Point{X: x + vg.Points(2), Y: c.Max.Y - vg.Points(2) - vg.Length(v.row%4)*step}, v.Label)
+	}
+}
+
+func (v vLinePlotter) DataRange() (xmin, xmax, ymin, ymax float64) {
+	return v.X, v.X, math.Inf(1), math.Inf(-1)
+}
+
+// spanPlotter draws the shading of a span, or, with labelOnly, its label:
+// the shading goes behind the data and the label in front of it.
+type spanPlotter struct {
+	Span
+	labelOnly bool
+}
+
+func (s spanPlotter) Plot(c draw.Canvas, p *plot.Plot) {
+	trX, _ := p.Transforms(&c)
+	x0, x1 := max(trX(s.From), c.Min.X), min(trX(s.To), c.Max.X)
+	if x1 <= x0 {
+		return
+	}
+	if s.labelOnly {
+		if s.Label != "" {
+			c.FillText(annotationText(draw.XLeft, draw.YTop), vg.Point{X: x0 + vg.Points(3), Y: c.Max.Y - vg.Points(3)}, s.Label)
+		}
+		return
+	}
+	c.FillPolygon(spanFill, []vg.Point{{X: x0, Y: c.Min.Y}, {X: x1, Y: c.Min.Y}, {X: x1, Y: c.Max.Y}, {X: x0, Y: c.Max.Y}})
+}
+
+func (s spanPlotter) DataRange() (xmin, xmax, ymin, ymax float64) {
+	return s.From, s.To, math.Inf(1), math.Inf(-1)
+}
+
+type notePlotter Note
+
+func (n notePlotter) Plot(c draw.Canvas, p *plot.Plot) {
+	trX, trY := p.Transforms(&c)
+	c.FillText(annotationText(draw.XCenter, draw.YBottom), vg.Point{X: trX(n.X), Y: trY(n.Y) + vg.Points(3)}, n.Text)
+}
+
+func (n notePlotter) DataRange() (xmin, xmax, ymin, ymax float64) {
+	return n.X, n.X, n.Y, n.Y
+}

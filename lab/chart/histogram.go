@@ -1,0 +1,211 @@
+package chart
+
+import (
+	"fmt"
+	"image/color"
+	"math"
+	"time"
+
+	"gonum.org/v1/plot"
+	"gonum.org/v1/plot/vg"
+	"gonum.org/v1/plot/vg/draw"
+)
+
+// Histogram is a figure of counts per time slot: one bar per slot, slot i
+// covering [Start + i·Slot, Start + (i+1)·Slot). The x axis is in seconds,
+// so annotations (HLines, VLines, Spans, Notes) take x in seconds too
+// (use d.Seconds()); y is in counts per slot.
+//
+// A single series goes in Counts. Bars split by category (admitted and
+// refused calls, say) go in Layers, stacked bottom to top; set one or the
+// other, not both.
+type Histogram struct {
+	// Title is written above the plot.
+	Title string
+	// XLabel labels the x axis; empty means "time (s)".
+	XLabel string
+	// YLabel labels the y axis; empty means "count per <Slot> slot".
+	YLabel string
+	// Slot is the width of each slot; it must be positive.
+	Slot time.Duration
+	// Start is the time of the left edge of slot 0.
+	Start time.Duration
+	// Counts holds one count per slot (for a single, unnamed series).
+	Counts []float64
+	// Layers holds named series stacked bottom to top, each with one count
+	// per slot; all layers must have the same length.
+	Layers []Layer
+	// YMax, if positive, fixes the top of the y axis, so that several
+	// histograms can share a scale. Zero fits the data.
+	YMax float64
+
+	// HLines are dashed horizontal reference lines (e.g. capacity per slot).
+	HLines []HLine
+	// VLines are dashed vertical markers, x in seconds.
+	VLines []VLine
+	// Spans are shaded x intervals in seconds (e.g. an outage).
+	Spans []Span
+	// Notes are short texts at data points.
+	Notes []Note
+
+	// Size is the rendered size; zero fields mean [DefaultSize].
+	Size Size
+}
+
+// Layer is one named series of a stacked [Histogram].
+type Layer struct {
+	Name   string
+	Counts []float64
+}
+
+// Float64s converts a slice of integer or float counts to []float64, the
+// element type the figures take.
+func Float64s[T ~int | ~int32 | ~int64 | ~uint32 | ~uint64 | ~float32 | ~float64](xs []T) []float64 {
+	out := make([]float64, len(xs))
+	for i, x := range xs {
+		out[i] = float64(x)
+	}
+	return out
+}
+
+// layers returns the histogram's series as layers, after checking them.
+func (h Histogram) layers() ([]Layer, error) {
+	if h.Slot <= 0 {
+		return nil, fmt.Errorf("chart: Histogram.Slot must be > 0, got %v", h.Slot)
+	}
+	if !finite(h.YMax) || h.YMax < 0 {
+		return nil, fmt.Errorf("chart: Histogram.YMax must be finite and ≥ 0, got %v", h.YMax)
+	}
+	layers := h.Layers
+	switch {
+	case len(h.Counts) > 0 && len(h.Layers) > 0:
+		return nil, fmt.Errorf("chart: Histogram has both Counts and Layers; set one of them")
+	case len(h.Counts) > 0:
+		layers = []Layer{{Counts: h.Counts}}
+	case len(h.Layers) == 0:
+		return nil, fmt.Errorf("chart: Histogram has no data: Counts and Layers are empty")
+	}
+	n := len(layers[0].Counts)
+	for i, l := range layers {
+		if len(l.Counts) == 0 {
+			return nil, fmt.Errorf("chart: Histogram.Layers[%d] (%q) has no counts", i, l.Name)
+		}
+		if len(l.Counts) != n {
+			return nil, fmt.Errorf("chart: Histogram.Layers[%d] (%q) has %d counts, Layers[0] has %d; all layers need one count per slot", i, l.Name, len(l.Counts), n)
+		}
+		for j, c := range l.Counts {
+			if !finite(c) || c < 0 {
+				return nil, fmt.Errorf("chart: Histogram count %d of layer %d is %v; counts must be finite and ≥ 0", j, i, c)
+			}
+		}
+	}
+	if err := h.annotations().Validate(); err != nil {
+		return nil, err
+	}
+	return layers, nil
+}
+
+func (h Histogram) annotations() Annotations {
+	return Annotations{HLines: h.HLines, VLines: h.VLines, Spans: h.Spans, Notes: h.Notes}
+}
+
+func (h Histogram) yLabel() string {
+	if h.YLabel != "" {
+		return h.YLabel
+	}
+	return "count per " + h.Slot.String() + " slot"
+}
+
+// Plot builds the histogram's plot.
+func (h Histogram) Plot() (*plot.Plot, error) {
+	layers, err := h.layers()
+	if err != nil {
+		return nil, err
+	}
+	xLabel := h.XLabel
+	if xLabel == "" {
+		xLabel = "time (s)"
+	}
+	p := NewPlot(h.Title, xLabel, h.yLabel())
+	a := h.annotations()
+	a.addSpans(p)
+	base := make([]float64, len(layers[0].Counts))
+	for i, l := range layers {
+		top := make([]float64, len(base))
+		for j := range top {
+			top[j] = base[j] + l.Counts[j]
+		}
+		b := &bars{start: h.Start.Seconds(), width: h.Slot.Seconds(), base: base, top: top, color: Color(i)}
+		p.Add(b)
+		if l.Name != "" {
+			p.Legend.Add(l.Name, b)
+		}
+		base = top
+	}
+	a.addLines(p)
+	fitY(p, h.YMax)
+	return p, nil
+}
+
+// Draw draws the histogram on c.
+func (h Histogram) Draw(c draw.Canvas) error { return drawPanels(c, "", false, h) }
+
+// FigureSize returns h.Size, defaults filled in.
+func (h Histogram) FigureSize() Size { return h.Size.or(DefaultSize) }
+
+// PNG renders the histogram as PNG bytes.
+func (h Histogram) PNG() ([]byte, error) { return PNG(h) }
+
+// SVG renders the histogram as SVG bytes.
+func (h Histogram) SVG() ([]byte, error) { return SVG(h) }
+
+// bars draws one layer of a histogram: slot j spans [base[j], top[j]].
+type bars struct {
+	start, width float64
+	base, top    []float64
+	color        color.Color
+}
+
+func (b *bars) Plot(c draw.Canvas, p *plot.Plot) {
+	trX, trY := p.Transforms(&c)
+	for j := range b.top {
+		if b.top[j] <= b.base[j] {
+			continue
+		}
+		x0, x1 := trX(b.start+float64(j)*b.width), trX(b.start+float64(j+1)*b.width)
+		y0, y1 := trY(b.base[j]), trY(b.top[j])
+		if x1-x0 < vg.Points(0.75) { // keep very narrow slots visible
+			x1 = x0 + vg.Points(0.75)
+		}
+		c.FillPolygon(b.color, []vg.Point{{X: x0, Y: y0}, {X: x1, Y: y0}, {X: x1, Y: y1}, {X: x0, Y: y1}})
+	}
+}
+
+func (b *bars) DataRange() (xmin, xmax, ymin, ymax float64) {
+	ymax = 0
+	for _, t := range b.top {
+		ymax = math.Max(ymax, t)
+	}
+	return b.start, b.start + float64(len(b.top))*b.width, 0, ymax
+}
+
+// Thumbnail draws the legend swatch of the layer.
+func (b *bars) Thumbnail(c *draw.Canvas) {
+	r := c.Rectangle
+	c.FillPolygon(b.color, []vg.Point{r.Min, {X: r.Max.X, Y: r.Min.Y}, r.Max, {X: r.Min.X, Y: r.Max.Y}})
+}
+
+// fitY starts the y axis at 0 (when the data allow) and either fixes its top
+// at yMax (when positive) or leaves 8 % headroom above the data, for notes
+// and labels.
+func fitY(p *plot.Plot, yMax float64) {
+	if p.Y.Min > 0 {
+		p.Y.Min = 0
+	}
+	switch {
+	case yMax > 0:
+		p.Y.Max = yMax
+	case p.Y.Max > 0:
+		p.Y.Max += 0.08 * (p.Y.Max - p.Y.Min)
+	}
+}

@@ -1,0 +1,256 @@
+package chart
+
+import (
+	"bytes"
+	"encoding/xml"
+	"image/png"
+	"io"
+	"math"
+	"strings"
+	"testing"
+	"time"
+
+	"gonum.org/v1/plot"
+	"gonum.org/v1/plot/plotter"
+)
+
+// waveCounts returns n slot counts with a few tall spikes, like a
+// synchronised retry wave.
+func waveCounts(n int) []float64 {
+	c := make([]float64, n)
+	for i := range c {
+		c[i] = float64((i * 37) % 23)
+	}
+	for _, i := range []int{5, 10, 20, 40, 80, 160} {
+		if i < n {
+			c[i] = 600
+		}
+	}
+	return c
+}
+
+func sampleHistogram() Histogram {
+	return Histogram{
+		Title:  "Attempts per slot",
+		Slot:   200 * time.Millisecond,
+		Counts: waveCounts(200),
+		HLines: []HLine{{Y: 240, Label: "capacity"}},
+		Spans:  []Span{{From: 0, To: 20, Label: "outage"}},
+		VLines: []VLine{{X: 25.6, Label: "done"}},
+		Notes:  []Note{{X: 1.1, Y: 600, Text: "600"}},
+	}
+}
+
+func sampleLines() Lines {
+	return Lines{
+		Title: "Peak vs slot width", XLabel: "slot (s)", YLabel: "peak (/s)", LogX: true, Points: true,
+		Series: []Series{
+			{Name: "no jitter", X: []float64{0.001, 0.01, 0.1, 1}, Y: []float64{600000, 60000, 6000, 600}},
+			{Name: "full jitter", X: []float64{0.001, 0.01, 0.1, 1}, Y: []float64{3000, 1500, 925, 600}},
+		},
+	}
+}
+
+func sampleScatter() Scatter {
+	return Scatter{
+		Title: "Lanes", XLabel: "time (s)", YLabel: "client",
+		Series: []Series{
+			{Name: "refused", X: []float64{0, 0.1, 0.3}, Y: []float64{0, 1, 2}},
+			{Name: "admitted", X: []float64{3.1, 3.2, 3.3}, Y: []float64{0, 1, 2}},
+		},
+		Spans: []Span{{From: 0, To: 3, Label: "outage"}},
+	}
+}
+
+func customPanel() PlotFunc {
+	return func() (*plot.Plot, error) {
+		p := NewPlot("in flight", "time (s)", "calls")
+		l, err := plotter.NewLine(plotter.XYs{{X: 0, Y: 0}, {X: 3, Y: 8}, {X: 5, Y: 2}})
+		if err != nil {
+			return nil, err
+		}
+		p.Add(l)
+		p.Legend.Add("in flight", l)
+		return p, Annotations{HLines: []HLine{{Y: 8, Label: "limit"}}}.AddTo(p)
+	}
+}
+
+func allFigures() map[string]Figure {
+	h2 := sampleHistogram()
+	h2.Counts = nil
+	h2.Layers = []Layer{{Name: "admitted", Counts: waveCounts(200)}, {Name: "refused", Counts: waveCounts(200)}}
+	return map[string]Figure{
+		"histogram": sampleHistogram(),
+		"layers":    h2,
+		"lines":     sampleLines(),
+		"scatter":   sampleScatter(),
+		"custom":    customPanel(),
+		"stack":     Stack{Title: "Stacked", Panels: []Panel{sampleHistogram(), h2, customPanel()}, ShareY: true},
+	}
+}
+
+func TestPNGDecodesAtExpectedSize(t *testing.T) {
+	for name, f := range allFigures() {
+		b, err := PNG(f)
+		if err != nil {
+			t.Fatalf("%s: PNG: %v", name, err)
+		}
+		img, err := png.Decode(bytes.NewReader(b))
+		if err != nil {
+			t.Fatalf("%s: decoding PNG: %v", name, err)
+		}
+		w, h := f.FigureSize().Pixels()
+		if got := img.Bounds().Size(); got.X != w || got.Y != h {
+			t.Errorf("%s: PNG is %v, want %dx%d", name, got, w, h)
+		}
+	}
+	if w, h := DefaultSize.Pixels(); w != 768 || h != 336 {
+		t.Errorf("DefaultSize.Pixels() = %d×%d, want 768×336", w, h)
+	}
+}
+
+func TestSVGIsXML(t *testing.T) {
+	for name, f := range allFigures() {
+		b, err := SVG(f)
+		if err != nil {
+			t.Fatalf("%s: SVG: %v", name, err)
+		}
+		d := xml.NewDecoder(bytes.NewReader(b))
+		root := ""
+		for {
+			tok, err := d.Token()
+			if err == io.EOF {
+				break
+			}
+			if err != nil {
+				t.Fatalf("%s: SVG is not well-formed XML: %v", name, err)
+			}
+			if se, ok := tok.(xml.StartElement); ok && root == "" {
+				root = se.Name.Local
+			}
+		}
+		if root != "svg" {
+			t.Errorf("%s: SVG root element is %q, want svg", name, root)
+		}
+	}
+}
+
+func TestRenderingIsDeterministic(t *testing.T) {
+	for name, f := range allFigures() {
+		p1, err1 := PNG(f)
+		p2, err2 := PNG(f)
+		s1, err3 := SVG(f)
+		s2, err4 := SVG(f)
+		if err1 != nil || err2 != nil || err3 != nil || err4 != nil {
+			t.Fatalf("%s: %v %v %v %v", name, err1, err2, err3, err4)
+		}
+		if !bytes.Equal(p1, p2) {
+			t.Errorf("%s: two PNG renderings differ", name)
+		}
+		if !bytes.Equal(s1, s2) {
+			t.Errorf("%s: two SVG renderings differ", name)
+		}
+	}
+}
+
+func TestInvalidFiguresAreErrors(t *testing.T) {
+	nan := math.NaN()
+	cases := []struct {
+		name string
+		f    Figure
+		want string
+	}{
+		{"zero slot", Histogram{Counts: []float64{1}}, "Slot must be > 0"},
+		{"negative slot", Histogram{Slot: -time.Second, Counts: []float64{1}}, "Slot must be > 0"},
+		{"no counts", Histogram{Slot: time.Second}, "no data"},
+		{"NaN count", Histogram{Slot: time.Second, Counts: []float64{1, nan}}, "finite"},
+		{"negative count", Histogram{Slot: time.Second, Counts: []float64{-1}}, "≥ 0"},
+		{"both counts and layers", Histogram{Slot: time.Second, Counts: []float64{1}, Layers: []Layer{{Counts: []float64{1}}}}, "both"},
+		{"ragged layers", Histogram{Slot: time.Second, Layers: []Layer{{Counts: []float64{1, 2}}, {Name: "b", Counts: []float64{1}}}}, "one count per slot"},
+		{"NaN span", Histogram{Slot: time.Second, Counts: []float64{1}, Spans: []Span{{From: nan, To: 1}}}, "Spans[0]"},
+		{"reversed span", Histogram{Slot: time.Second, Counts: []float64{1}, Spans: []Span{{From: 2, To: 1}}}, "From ≤ To"},
+		{"Inf hline", Histogram{Slot: time.Second, Counts: []float64{1}, HLines: []HLine{{Y: math.Inf(1)}}}, "HLines[0]"},
+		{"negative YMax", Histogram{Slot: time.Second, Counts: []float64{1}, YMax: -1}, "YMax"},
+		{"no series", Lines{}, "no Series"},
+		{"empty series", Lines{Series: []Series{{Name: "a"}}}, "empty"},
+		{"mismatched", Lines{Series: []Series{{Name: "a", X: []float64{1, 2}, Y: []float64{1}}}}, "2 X values and 1 Y values"},
+		{"NaN point", Lines{Series: []Series{{X: []float64{1}, Y: []float64{nan}}}}, "finite"},
+		{"log x zero", Lines{LogX: true, Series: []Series{{X: []float64{0}, Y: []float64{1}}}}, "log x axis"},
+		{"log y negative", Lines{LogY: true, Series: []Series{{X: []float64{1}, Y: []float64{-1}}}}, "log y axis"},
+		{"log x span at 0", Lines{LogX: true, Series: []Series{{X: []float64{1}, Y: []float64{1}}}, Spans: []Span{{From: 0, To: 1}}}, "From > 0"},
+		{"scatter mismatched", Scatter{Series: []Series{{X: []float64{1}, Y: []float64{1, 2}}}}, "must match"},
+		{"scatter mark size", Scatter{MarkSize: nan, Series: []Series{{X: []float64{1}, Y: []float64{1}}}}, "MarkSize"},
+		{"empty stack", Stack{}, "at least one panel"},
+		{"nil panel", Stack{Panels: []Panel{nil}}, "panel 0 is nil"},
+		{"bad panel", Stack{Panels: []Panel{Histogram{}}}, "Slot must be > 0"},
+		{"nil plot", PlotOf(nil), "PlotOf(nil)"},
+		{"nil func", PlotFunc(nil), "PlotFunc is nil"},
+	}
+	for _, c := range cases {
+		for format, render := range map[string]func(Figure) ([]byte, error){"PNG": PNG, "SVG": SVG} {
+			b, err := render(c.f)
+			if err == nil {
+				t.Errorf("%s: %s returned %d bytes and no error", c.name, format, len(b))
+				continue
+			}
+			if !strings.Contains(err.Error(), c.want) {
+				t.Errorf("%s: %s error %q does not mention %q", c.name, format, err, c.want)
+			}
+		}
+	}
+	if _, err := PNG(nil); err == nil {
+		t.Error("PNG(nil) returned no error")
+	}
+}
+
+func TestStackSharesTheXRuler(t *testing.T) {
+	short := Histogram{Slot: time.Second, Counts: []float64{1, 2}}             // x in [0, 2]
+	long := Lines{Series: []Series{{X: []float64{1, 30}, Y: []float64{1, 5}}}} // x in [1, 30]
+	var plots []*plot.Plot
+	for _, pn := range []Panel{short, long} {
+		p, err := pn.Plot()
+		if err != nil {
+			t.Fatal(err)
+		}
+		plots = append(plots, p)
+	}
+	shareRange(plots, func(p *plot.Plot) *plot.Axis { return &p.X })
+	for i, p := range plots {
+		if p.X.Min != 0 || p.X.Max != 30 {
+			t.Errorf("panel %d x range = [%v, %v], want [0, 30]", i, p.X.Min, p.X.Max)
+		}
+	}
+}
+
+func TestYMaxFixesTheScale(t *testing.T) {
+	h := Histogram{Slot: time.Second, Counts: []float64{1, 2}, YMax: 50}
+	p, err := h.Plot()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p.Y.Min != 0 || p.Y.Max != 50 {
+		t.Errorf("y range = [%v, %v], want [0, 50]", p.Y.Min, p.Y.Max)
+	}
+	h.YMax = 0
+	if p, _ = h.Plot(); p.Y.Max <= 2 {
+		t.Errorf("auto y range top = %v, want headroom above 2", p.Y.Max)
+	}
+}
+
+func BenchmarkHistogramPNG200Slots(b *testing.B) {
+	h := sampleHistogram()
+	for b.Loop() {
+		if _, err := h.PNG(); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+func BenchmarkHistogramSVG200Slots(b *testing.B) {
+	h := sampleHistogram()
+	for b.Loop() {
+		if _, err := h.SVG(); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

@@ -1,0 +1,191 @@
+package waves
+
+import (
+	"iter"
+	"math"
+	"time"
+
+	"github.com/backofflab/backofflab/lab/lcg"
+	"github.com/backofflab/backofflab/lab/metrics"
+)
+
+// Result is what one run of the model measured.
+//
+// Every planned attempt (Clients × Attempts) is either counted (Total),
+// skipped because its client had already succeeded (SkippedAfterSuccess),
+// or skipped because it, or an earlier attempt of its client, fell at or
+// after the end of the window (SkippedPastWindow). Every client either
+// Recovered, was CutOff by the window, or Exhausted its attempts during the
+// outage.
+type Result struct {
+	// Config is the configuration that was run.
+	Config Config
+	// Histogram counts the counted attempts in slots of Config.Slot over
+	// [0, Window).
+	Histogram metrics.Histogram
+	// Total is the number of attempts counted.
+	Total int
+	// SkippedAfterSuccess is the number of planned attempts never made
+	// because the client had already succeeded: jitter moved one of its
+	// attempts past the end of the outage earlier than the schedule did.
+	SkippedAfterSuccess int
+	// SkippedPastWindow is the number of planned attempts not counted
+	// because they, or an earlier attempt of the same client, came at or
+	// after the end of the window.
+	SkippedPastWindow int
+	// Recovered is the number of clients whose last attempt succeeded.
+	Recovered int
+	// CutOff is the number of clients stopped by the window before they
+	// succeeded or ran out of attempts.
+	CutOff int
+	// Exhausted is the number of clients that made all their attempts
+	// during the outage.
+	Exhausted int
+}
+
+// Planned returns Clients × Attempts, the number of attempts the schedule
+// would make if no client ever stopped early.
+func (r Result) Planned() int { return r.Config.Clients * r.Config.Attempts }
+
+// Peak returns the fullest slot of the histogram, with its slot width.
+func (r Result) Peak() metrics.Peak { return r.Histogram.Peak() }
+
+// Run validates c and runs its model.
+func Run(c Config) (Result, error) {
+	m, err := New(c)
+	if err != nil {
+		return Result{}, err
+	}
+	return m.Run(), nil
+}
+
+// Run simulates every client and returns the counts, with the histogram at
+// the configured slot. Its memory is the histogram's, whatever the number of
+// clients.
+func (m *Model) Run() Result {
+	r, _ := m.run(m.cfg.Slot) // New validated the slot
+	return r
+}
+
+// Histogram runs the model again and counts the attempts at another slot
+// width, which must be positive and give at most metrics.MaxSlots slots over
+// the window. To measure many widths, count once at a fine slot and use
+// metrics.PeakSweep or Histogram.Rebin instead.
+func (m *Model) Histogram(slot time.Duration) (metrics.Histogram, error) {
+	r, err := m.run(slot)
+	return r.Histogram, err
+}
+
+func (m *Model) run(slot time.Duration) (Result, error) {
+	c := m.cfg
+	c.Slot = slot
+	if err := c.Validate(); err != nil {
+		return Result{}, err
+	}
+	h, err := metrics.NewHistogram(c.Slot, c.Window)
+	if err != nil {
+		return Result{}, err
+	}
+	r := Result{Config: c, Histogram: h}
+	for a := range m.Attempts() {
+		switch a.Outcome {
+		case Failed:
+			h.Counts[a.At/slot]++
+			r.Total++
+			if a.N == c.Attempts {
+				r.Exhausted++
+			}
+		case Succeeded:
+			h.Counts[a.At/slot]++
+			r.Total++
+			r.Recovered++
+			r.SkippedAfterSuccess += c.Attempts - a.N
+		case PastWindow:
+			r.CutOff++
+			r.SkippedPastWindow += c.Attempts - a.N + 1
+		}
+	}
+	return r, nil
+}
+
+// Times returns the times of the counted attempts, in client-major order
+// (not sorted). Unlike Run, its memory grows with the number of attempts;
+// it is meant for exact statistics of lesson-sized runs, such as
+// metrics.InterArrivalCV(m.Times()).
+func (m *Model) Times() []time.Duration {
+	var ts []time.Duration
+	for a := range m.Attempts() {
+		if a.Outcome.Counted() {
+			ts = append(ts, a.At)
+		}
+	}
+	return ts
+}
+
+// CVSlot is the slot width InterArrivalCV counts at, unless the window is
+// too long for it.
+const CVSlot = time.Millisecond
+
+// InterArrivalCV estimates the coefficient of variation of the gaps between
+// counted attempts (all clients together, in time order) without keeping
+// the attempts: it counts them in slots of CVSlot, or the narrowest width
+// that fits metrics.MaxSlots over the window, and applies
+// metrics.Histogram.InterArrivalCV. For the lesson's runs the estimate is
+// within 0.01 of metrics.InterArrivalCV(m.Times()).
+//
+// Without jitter the attempts arrive in bursts of the whole population with
+// silence between them, and the CV is far above 1 (about 36 for the
+// lesson's 600 clients); jitter brings it down towards the value of
+// independent arrivals, 1, which it reaches within one wave. Over the whole
+// run it stays above 1 (about 2.3 at full width), because the waves still
+// thin out as the delays double.
+func (m *Model) InterArrivalCV() (float64, error) {
+	slot := max(CVSlot, (m.cfg.Window-1)/metrics.MaxSlots+1)
+	h, err := m.Histogram(slot)
+	if err != nil {
+		return 0, err
+	}
+	return h.InterArrivalCV()
+}
+
+// Attempts returns every attempt the clients make, in client-major order:
+// client 0's attempts in order, then client 1's, and so on. A client's
+// sequence ends at its first Succeeded or PastWindow attempt, or after its
+// last attempt. Each pass replays the same run from the seed.
+func (m *Model) Attempts() iter.Seq[Attempt] {
+	return func(yield func(Attempt) bool) {
+		c := m.cfg
+		g := lcg.MustNew(c.Seed) // Validate checked the seed
+		for client := range c.Clients {
+			i := 0
+			for ; i < c.Attempts; i++ {
+				a := Attempt{Client: client, N: i + 1, At: saturate(m.at(m.nominal[i], g.Float64()))}
+				switch {
+				case a.At >= c.Window:
+					a.Outcome = PastWindow
+				case a.At >= c.Outage:
+					a.Outcome = Succeeded
+				}
+				if !yield(a) {
+					return
+				}
+				if a.Outcome != Failed {
+					i++
+					break
+				}
+			}
+			for ; i < c.Attempts; i++ {
+				g.Next() // every client takes B draws, used or not
+			}
+		}
+	}
+}
+
+// saturate converts t nanoseconds (t ≥ 0) to a Duration, capping at the
+// largest one instead of overflowing.
+func saturate(t float64) time.Duration {
+	if t >= math.MaxInt64 {
+		return math.MaxInt64
+	}
+	return time.Duration(t)
+}

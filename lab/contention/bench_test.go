@@ -1,0 +1,40 @@
+package contention
+
+import (
+	"testing"
+)
+
+// BenchmarkRun reports the simulator's speed in delivered messages per
+// second, for 100 clients without backoff (the busiest policy).
+func BenchmarkRun(b *testing.B) {
+	for _, policy := range []string{NoBackoff, "full"} {
+		b.Run(policy, func(b *testing.B) {
+			c := Brooker(100, policy)
+			events := 0
+			for b.Loop() {
+				r, err := Run(c)
+				if err != nil {
+					b.Fatal(err)
+				}
+				events += r.Events
+			}
+			b.ReportMetric(float64(events)/b.Elapsed().Seconds(), "events/s")
+		})
+	}
+}
+
+// BenchmarkBrookerSweep times Brooker's whole experiment: 10 to 190 clients
+// in steps of 10, 100 runs each, for the five policies.
+func BenchmarkBrookerSweep(b *testing.B) {
+	events := 0
+	for b.Loop() {
+		ms, err := Sweep(Brooker(0, ""), SweepClients(), Policies(), 100)
+		if err != nil {
+			b.Fatal(err)
+		}
+		for _, m := range ms {
+			events += m.Events
+		}
+	}
+	b.ReportMetric(float64(events)/b.Elapsed().Seconds(), "events/s")
+}

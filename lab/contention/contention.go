@@ -1,0 +1,272 @@
+package contention
+
+import (
+	"fmt"
+	"math"
+	"strings"
+	"time"
+
+	"github.com/backofflab/backofflab/lab/lcg"
+	"github.com/backofflab/backofflab/lab/schedule"
+)
+
+// Counting says which server calls a run counts as "calls".
+type Counting int
+
+const (
+	// Writes counts write attempts only, as Brooker's simulator does.
+	Writes Counting = iota
+	// ReadsAndWrites counts every read and every write the server handles.
+	ReadsAndWrites
+)
+
+// String returns "writes" or "reads+writes".
+func (c Counting) String() string {
+	switch c {
+	case Writes:
+		return "writes"
+	case ReadsAndWrites:
+		return "reads+writes"
+	}
+	return fmt.Sprintf("Counting(%d)", int(c))
+}
+
+// NoBackoff is the policy name for retrying at once, with no wait at all.
+const NoBackoff = "none"
+
+// Policies returns the five policies the lesson compares, in the order its
+// charts list them.
+func Policies() []string {
+	return []string{NoBackoff, schedule.NameExponential, schedule.NameFull, schedule.NameEqual, schedule.NameDecorrelated}
+}
+
+// Limits on a Config. They keep every run finite and quick: a run makes at
+// most Clients² writes, and simulated time cannot overflow.
+const (
+	MaxClients = 5000
+	MaxBase    = time.Minute
+	MaxCap     = time.Hour
+	MaxNet     = time.Second
+	MaxFirst   = 16
+	MaxRuns    = 100000
+)
+
+// Config describes one experiment. Use [Brooker] or [Summary] for a complete
+// parameter set and change what you study.
+type Config struct {
+	// Clients is how many clients each update the row once, in [1, MaxClients].
+	Clients int
+	// Policy names the backoff: NoBackoff ("none": retry at once) or any
+	// name schedule.New accepts ("exponential", "full", "equal",
+	// "decorrelated", ...).
+	Policy string
+	// Base is the policy's base wait, in (0, MaxBase].
+	Base time.Duration
+	// Cap bounds every wait, in [Base, MaxCap].
+	Cap time.Duration
+	// FirstExponent is the exponent n the policy gets for a client's first
+	// retry, in [0, MaxFirst]; the k-th retry gets FirstExponent+k−1.
+	// Brooker's simulator uses 1 (the first window is 2·base); package
+	// schedule's own convention is 0 (the first window is base).
+	FirstExponent int
+	// Net is the mean one-way network delay, in [0, MaxNet].
+	Net time.Duration
+	// NetSD is the standard deviation of the network delay, in [0, MaxNet].
+	// Each hop takes |Normal(Net, NetSD)|.
+	NetSD time.Duration
+	// Count selects what Result.Calls counts.
+	Count Counting
+	// Seed seeds the run's generator, in [0, 2³¹).
+	Seed int64
+}
+
+// Brooker returns the parameters of Brooker's 2015 simulator for the given
+// client count and policy: base 5 ms, cap 2 s, first window 2·base, hops of
+// |Normal(10 ms, 2 ms)|, writes counted, and the lessons' default seed.
+func Brooker(clients int, policy string) Config {
+	return Config{
+		Clients:       clients,
+		Policy:        policy,
+		Base:          5 * time.Millisecond,
+		Cap:           2 * time.Second,
+		FirstExponent: 1,
+		Net:           10 * time.Millisecond,
+		NetSD:         2 * time.Millisecond,
+		Count:         Writes,
+		Seed:          1513241,
+	}
+}
+
+// Validate reports the first parameter outside its range, naming it and the
+// range allowed; nil means the Config can run.
+func (c Config) Validate() error {
+	_, err := c.policy()
+	return err
+}
+
+// policy validates c and returns its backoff policy (nil for NoBackoff).
+func (c Config) policy() (schedule.Policy, error) {
+	switch {
+	case c.Clients < 1 || c.Clients > MaxClients:
+		return nil, fmt.Errorf("contention: Clients %d out of range: want 1 <= Clients <= %d", c.Clients, MaxClients)
+	case c.Base <= 0 || c.Base > MaxBase:
+		return nil, fmt.Errorf("contention: Base %v out of range: want 0 < Base <= %v", c.Base, MaxBase)
+	case c.Cap < c.Base || c.Cap > MaxCap:
+		return nil, fmt.Errorf("contention: Cap %v out of range: want Base (%v) <= Cap <= %v", c.Cap, c.Base, MaxCap)
+	case c.FirstExponent < 0 || c.FirstExponent > MaxFirst:
+		return nil, fmt.Errorf("contention: FirstExponent %d out of range: want 0 <= FirstExponent <= %d", c.FirstExponent, MaxFirst)
+	case c.Net < 0 || c.Net > MaxNet:
+		return nil, fmt.Errorf("contention: Net %v out of range: want 0 <= Net <= %v", c.Net, MaxNet)
+	case c.NetSD < 0 || c.NetSD > MaxNet:
+		return nil, fmt.Errorf("contention: NetSD %v out of range: want 0 <= NetSD <= %v", c.NetSD, MaxNet)
+	case c.Count != Writes && c.Count != ReadsAndWrites:
+		return nil, fmt.Errorf("contention: Count %d out of range: want Writes (0) or ReadsAndWrites (1)", int(c.Count))
+	case c.Seed < 0 || c.Seed >= lcg.Modulus:
+		return nil, fmt.Errorf("contention: Seed %d out of range: want 0 <= Seed < 2^31", c.Seed)
+	}
+	if strings.EqualFold(strings.TrimSpace(c.Policy), NoBackoff) {
+		return nil, nil
+	}
+	p, err := schedule.New(schedule.Config{Name: c.Policy, Base: c.Base, Cap: c.Cap})
+	if err != nil {
+		return nil, fmt.Errorf("contention: Policy: %w (or %q for no backoff)", err, NoBackoff)
+	}
+	return p, nil
+}
+
+// Result is what one run measured.
+type Result struct {
+	// Writes is how many writes the server handled, successful or not.
+	Writes int
+	// Reads is how many reads the server handled.
+	Reads int
+	// Calls is Writes, or Reads+Writes, as the Config's Count says.
+	Calls int
+	// Time is when the last client learned that its write had committed.
+	Time time.Duration
+	// Events is how many messages the simulation delivered.
+	Events int
+}
+
+// Run simulates one experiment with a generator seeded with c.Seed.
+func Run(c Config) (Result, error) {
+	p, err := c.policy()
+	if err != nil {
+		return Result{}, err
+	}
+	var s sim
+	return s.run(c, p, lcg.MustNew(c.Seed)), nil
+}
+
+// The kinds of message in flight.
+const (
+	readAtServer  uint8 = iota // a client's read request arrives
+	readAtClient               // the version read arrives back
+	writeAtServer              // a conditional write arrives
+	writeAtClient              // the write's outcome arrives back
+)
+
+// client is one client's retry state.
+type client struct {
+	failures int           // failed writes so far
+	prev     time.Duration // the previous backoff wait
+}
+
+// sim holds the buffers of a simulation so repeated runs reuse them.
+type sim struct {
+	queue   eventQueue
+	clients []client
+	net     normal
+}
+
+// run simulates c with policy p (nil: no backoff), drawing from g.
+func (s *sim) run(c Config, p schedule.Policy, g *lcg.LCG) Result {
+	s.queue.reset()
+	s.clients = append(s.clients[:0], make([]client, c.Clients)...)
+	s.net = normal{g: g, mean: float64(c.Net), sd: float64(c.NetSD)}
+	hop := func() time.Duration { return time.Duration(math.Abs(s.net.draw())) }
+
+	for i := range c.Clients {
+		s.queue.push(event{at: hop(), client: int32(i), kind: readAtServer})
+	}
+	var (
+		r       Result
+		version int64
+	)
+	for s.queue.len() > 0 {
+		e := s.queue.min()
+		r.Events++
+		next := event{client: e.client}
+		switch e.kind {
+		case readAtServer:
+			r.Reads++
+			next.kind, next.value = readAtClient, version
+			next.at = e.at + hop()
+		case readAtClient:
+			next.kind, next.value = writeAtServer, e.value
+			next.at = e.at + hop()
+		case writeAtServer:
+			r.Writes++
+			next.kind = writeAtClient
+			if e.value == version {
+				version++
+				next.value = 1
+			}
+			next.at = e.at + hop()
+		case writeAtClient:
+			if e.value == 1 {
+				r.Time = e.at
+				s.queue.dropMin()
+				continue
+			}
+			cl := &s.clients[e.client]
+			next.kind = readAtServer
+			next.at = e.at + hop()
+			if p != nil {
+				cl.prev = p.Delay(c.FirstExponent+cl.failures, cl.prev, g)
+				next.at += cl.prev
+			}
+			cl.failures++
+		}
+		s.queue.replaceMin(next)
+	}
+	r.Calls = r.Writes
+	if c.Count == ReadsAndWrites {
+		r.Calls += r.Reads
+	}
+	return r
+}
+
+// normal draws Normal(mean, sd) variates from a uniform generator by the
+// Box–Muller transform, which turns two uniform draws into two independent
+// standard normal draws; the second is kept for the next call.
+type normal struct {
+	g        *lcg.LCG
+	mean, sd float64
+	spare    float64
+	hasSpare bool
+}
+
+func (n *normal) draw() float64 {
+	if n.hasSpare {
+		n.hasSpare = false
+		return n.mean + n.sd*n.spare
+	}
+	u1, u2 := n.g.Float64(), n.g.Float64()
+	r := math.Sqrt(-2 * math.Log(1-u1)) // 1−u1 is in (0, 1]: the log is finite
+	sin, cos := math.Sincos(2 * math.Pi * u2)
+	n.spare, n.hasSpare = r*sin, true
+	return n.mean + n.sd*r*cos
+}
+
+// Summary returns the documented parameter set that comes close to the
+// Backoff Lab summary's figures for 100 clients: Brooker's set with reads
+// and writes both counted and a hop deviation of 4 ms (his post describes
+// the network as having "variance of 4ms"; his code uses a deviation of
+// 2 ms). See the package tests for what it gives and how close that is.
+func Summary(clients int, policy string) Config {
+	c := Brooker(clients, policy)
+	c.NetSD = 4 * time.Millisecond
+	c.Count = ReadsAndWrites
+	return c
+}

@@ -1,0 +1,121 @@
+package contention
+
+import (
+	"fmt"
+	"runtime"
+	"slices"
+	"sync"
+	"time"
+
+	"github.com/backofflab/backofflab/lab/lcg"
+)
+
+// Mean is the average of several runs of one Config.
+type Mean struct {
+	// Config is the experiment; its Seed seeded the first run, and later
+	// runs continue the same stream of draws.
+	Config Config
+	// Runs is how many runs were averaged.
+	Runs int
+	// Time is the mean time until the last commit.
+	Time time.Duration
+	// Writes, Reads and Calls are the mean counts per run.
+	Writes, Reads, Calls float64
+	// Events is the total number of messages delivered over all runs.
+	Events int
+}
+
+// TimeMS returns the mean time in milliseconds.
+func (m Mean) TimeMS() float64 { return float64(m.Time) / float64(time.Millisecond) }
+
+// Repeat runs c runs times, drawing every run from one generator seeded
+// with c.Seed, and returns the means. runs must lie in [1, MaxRuns].
+func Repeat(c Config, runs int) (Mean, error) {
+	var s sim
+	return s.repeat(c, runs)
+}
+
+func (s *sim) repeat(c Config, runs int) (Mean, error) {
+	if runs < 1 || runs > MaxRuns {
+		return Mean{}, fmt.Errorf("contention: runs %d out of range: want 1 <= runs <= %d", runs, MaxRuns)
+	}
+	p, err := c.policy()
+	if err != nil {
+		return Mean{}, err
+	}
+	g := lcg.MustNew(c.Seed)
+	var sumT time.Duration
+	var sumW, sumR, sumC int
+	m := Mean{Config: c, Runs: runs}
+	for range runs {
+		r := s.run(c, p, g)
+		sumT += r.Time
+		sumW += r.Writes
+		sumR += r.Reads
+		sumC += r.Calls
+		m.Events += r.Events
+	}
+	n := float64(runs)
+	m.Time = time.Duration(float64(sumT) / n)
+	m.Writes, m.Reads, m.Calls = float64(sumW)/n, float64(sumR)/n, float64(sumC)/n
+	return m, nil
+}
+
+// SweepClients returns the client counts of Brooker's charts: 10, 20, …, 190.
+func SweepClients() []int {
+	out := make([]int, 0, 19)
+	for n := 10; n <= 190; n += 10 {
+		out = append(out, n)
+	}
+	return out
+}
+
+// Sweep repeats base for every policy and every client count, runs times
+// each, and returns one Mean per pair, policy by policy in the order given
+// and client counts in the order given. Every pair starts from base.Seed, so
+// a pair's numbers do not depend on which other pairs the sweep contains,
+// nor on the order in which the pairs run: Sweep spreads them over
+// GOMAXPROCS goroutines and still returns the same numbers every time.
+func Sweep(base Config, clients []int, policies []string, runs int) ([]Mean, error) {
+	if len(clients) == 0 || len(policies) == 0 {
+		return nil, fmt.Errorf("contention: sweep needs at least one client count and one policy, got %d and %d", len(clients), len(policies))
+	}
+	if runs < 1 || runs > MaxRuns {
+		return nil, fmt.Errorf("contention: runs %d out of range: want 1 <= runs <= %d", runs, MaxRuns)
+	}
+	cfgs := make([]Config, 0, len(clients)*len(policies))
+	for _, p := range policies {
+		for _, n := range clients {
+			c := base
+			c.Policy, c.Clients = p, n
+			if err := c.Validate(); err != nil {
+				return nil, err
+			}
+			cfgs = append(cfgs, c)
+		}
+	}
+	out := make([]Mean, len(cfgs))
+	next := make(chan int)
+	var wg sync.WaitGroup
+	for range min(runtime.GOMAXPROCS(0), len(cfgs)) {
+		wg.Go(func() {
+			var s sim
+			for i := range next {
+				out[i], _ = s.repeat(cfgs[i], runs) // validated above
+			}
+		})
+	}
+	// Hand out the most expensive pairs (the most clients) first, so that
+	// no worker is left with a big one at the end.
+	order := make([]int, len(cfgs))
+	for i := range order {
+		order[i] = i
+	}
+	slices.SortStableFunc(order, func(a, b int) int { return cfgs[b].Clients - cfgs[a].Clients })
+	for _, i := range order {
+		next <- i
+	}
+	close(next)
+	wg.Wait()
+	return out, nil
+}

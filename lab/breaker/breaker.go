@@ -273,6 +273,22 @@ func (p Permit) Succeeded(now time.Time) { p.report(now, true) }
 // Failed reports that the permitted request failed at now.
 func (p Permit) Failed(now time.Time) { p.report(now, false) }
 
+// Abandoned reports that the permitted request ended without an outcome
+// that says anything about the dependency, for instance because its caller
+// cancelled it. A half-open breaker frees the probe slot for another probe;
+// otherwise nothing changes.
+func (p Permit) Abandoned() {
+	b := p.b
+	if b == nil {
+		return
+	}
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if p.gen == b.gen && b.state == HalfOpen && b.admitted > 0 {
+		b.admitted--
+	}
+}
+
 func (p Permit) report(now time.Time, ok bool) {
 	b := p.b
 	if b == nil {

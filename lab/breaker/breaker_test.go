@@ -191,6 +191,32 @@ func TestLostProbesReopenTheBreaker(t *testing.T) {
 	}
 }
 
+func TestAbandonedProbeFreesItsSlot(t *testing.T) {
+	b, _ := New(Config{Failures: 1, OpenTimeout: time.Second, MaxOpenTimeout: time.Second})
+	fail(t, b, t0, 1)
+	now := at(time.Second)
+	p, err := b.Allow(now)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := b.Allow(now); !errors.Is(err, ErrOpen) {
+		t.Fatalf("second probe while one is out: %v, want ErrOpen", err)
+	}
+	p.Abandoned()
+	p2, err := b.Allow(now)
+	if err != nil {
+		t.Fatalf("probe after the first was abandoned: %v, want a permit", err)
+	}
+	p2.Succeeded(now)
+	if s := b.State(now); s != Closed {
+		t.Fatalf("state = %v, want closed", s)
+	}
+	p.Abandoned() // stale: must change nothing
+	if s := b.State(now); s != Closed {
+		t.Fatalf("a stale Abandoned moved the breaker to %v", s)
+	}
+}
+
 type change struct {
 	from, to State
 	at       time.Duration

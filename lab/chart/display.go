@@ -34,7 +34,7 @@ func Show(f Figure) error {
 		return err
 	}
 	gonbui.DisplayPNG(png)
-	return sync()
+	return flush()
 }
 
 // ShowSVG is like [Show] but displays the figure as SVG, which stays sharp
@@ -48,7 +48,7 @@ func ShowSVG(f Figure) error {
 		return err
 	}
 	gonbui.DisplaySVG(string(svg))
-	return sync()
+	return flush()
 }
 
 // ShowInteractive displays the HTML fragment of f inline in a GoNB notebook
@@ -66,11 +66,11 @@ func ShowInteractive(f Interactive) error {
 		return err
 	}
 	gonbui.DisplayHTML(html)
-	return sync()
+	return flush()
 }
 
-// sync flushes the display pipe to GoNB and reports a broken connection.
-func sync() error {
+// flush flushes the display pipe to GoNB and reports a broken connection.
+func flush() error {
 	gonbui.Sync()
 	if err := gonbui.Error(); err != nil {
 		return fmt.Errorf("chart: displaying in the notebook: %w", err)

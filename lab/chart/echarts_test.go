@@ -169,12 +169,12 @@ func TestFragmentEscapesScriptEnd(t *testing.T) {
 
 func TestInvalidInteractiveFiguresAreErrors(t *testing.T) {
 	cases := map[string]Interactive{
-		"zero slot":      Histogram{Counts: []float64{1}},
-		"NaN count":      Histogram{Slot: time.Second, Counts: []float64{math.NaN()}},
-		"no series":      Lines{},
-		"mismatched":     Lines{Series: []Series{{X: []float64{1, 2}, Y: []float64{1}}}},
-		"scatter empty":  Scatter{Series: []Series{{Name: "x"}}},
-		"nil chart":      ECharts{},
+		"zero slot":       Histogram{Counts: []float64{1}},
+		"NaN count":       Histogram{Slot: time.Second, Counts: []float64{math.NaN()}},
+		"no series":       Lines{},
+		"mismatched":      Lines{Series: []Series{{X: []float64{1, 2}, Y: []float64{1}}}},
+		"scatter empty":   Scatter{Series: []Series{{Name: "x"}}},
+		"nil chart":       ECharts{},
 		"negative height": ECharts{Chart: charts.NewLine(), Height: -1},
 	}
 	for name, f := range cases {

@@ -119,7 +119,7 @@ func run(c Config, tr *Trace) (Result, error) {
 		t, id := q[0].at, q[0].client
 		complete(t)
 		if r.Calls == budget {
-			return Result{}, fmt.Errorf("%w: more than %d calls before %v (raise Config.MaxCalls or shorten the horizon)", ErrTooManyCalls, budget, time.Duration(t)*time.Millisecond)
+			return Result{}, fmt.Errorf("%w: more than %d calls before %v (raise the call budget, MaxCalls or --max-calls, or shorten the horizon)", ErrTooManyCalls, budget, time.Duration(t)*time.Millisecond)
 		}
 		r.Calls++
 		if b := t / msec(Bucket); b != bucket {

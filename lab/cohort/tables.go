@@ -46,7 +46,9 @@ func table(run runner, c Config, policies []Named, seeds int) ([]Row, error) {
 
 // CapRow is one line of the cap table: a policy under one cap.
 type CapRow struct {
-	Cap time.Duration `json:"cap"`
+	Cap time.Duration `json:"-"`
+	// CapMs is Cap in milliseconds, for JSON.
+	CapMs float64 `json:"cap_ms"`
 	Row
 }
 
@@ -68,7 +70,7 @@ func capTable(run runner, c Config, caps []time.Duration, seeds int) ([]CapRow, 
 			return nil, err
 		}
 		for _, r := range rows {
-			out = append(out, CapRow{cp, r})
+			out = append(out, CapRow{cp, ms(cp), r})
 		}
 	}
 	return out, nil
@@ -78,7 +80,9 @@ func capTable(run runner, c Config, caps []time.Duration, seeds int) ([]CapRow, 
 // spread over a window, and how wide each burst of retries stays.
 type SpreadRow struct {
 	// Spread is the window over which the first attempts were drawn.
-	Spread time.Duration `json:"spread"`
+	Spread time.Duration `json:"-"`
+	// SpreadMs is Spread in milliseconds, for JSON.
+	SpreadMs float64 `json:"spread_ms"`
 	// Initial is the mean width (ms) of the first attempts' burst, wave 0.
 	Initial float64 `json:"initial_ms"`
 	// Held is the mean width (ms) of the last wave that still holds every
@@ -107,7 +111,7 @@ func spreadTable(run runner, c Config, spreads []time.Duration, seeds int) ([]Sp
 		if err != nil {
 			return nil, err
 		}
-		row := SpreadRow{Spread: w, Summary: s, HeldWaves: -1}
+		row := SpreadRow{Spread: w, SpreadMs: ms(w), Summary: s, HeldWaves: -1}
 		var counts []int
 		for _, tr := range traces {
 			waves := tr.Waves()

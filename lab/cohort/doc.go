@@ -19,7 +19,8 @@
 //
 // A refused client asks its [schedule.Policy] for the next wait, with n the
 // number of refusals before this one (0 after the first refusal) and prev the
-// wait the policy returned last time (0 before the first), floors the wait to
+// wait the policy returned last time, before flooring (0 before the first
+// retry; decorrelated jitter grows from it), floors the wait to
 // whole milliseconds, and tries again then. A wait shorter than 1 ms waits
 // 1 ms: a client cannot try twice in the same millisecond (the answer could
 // not change). Nothing happens at or after Horizon: a client without an

@@ -1,6 +1,7 @@
 package cohort
 
 import (
+	"cmp"
 	"slices"
 	"time"
 )
@@ -105,7 +106,7 @@ func (tr *Trace) InFlight() []Step {
 			ch = append(ch, change{t, 1}, change{t + msec(tr.Service), -1})
 		}
 	}
-	slices.SortStableFunc(ch, func(x, y change) int { return int(x.at - y.at) })
+	slices.SortStableFunc(ch, func(x, y change) int { return cmp.Compare(x.at, y.at) })
 	steps := []Step{{0, 0}}
 	n := 0
 	for _, c := range ch {

@@ -308,7 +308,21 @@ func finishOptions(obj map[string]interface{}, a Annotations, toX func(float64) 
 		colors[i] = hexColor(c)
 	}
 	o["color"] = colors
-	o["grid"] = map[string]interface{}{"left": 64, "right": 32, "top": 64, "bottom": 72}
+	o["grid"] = map[string]interface{}{"left": 64, "right": 40, "top": 64, "bottom": 84}
+	if zooms, ok := o["dataZoom"].([]interface{}); ok {
+		for _, z := range zooms {
+			if z, ok := z.(map[string]interface{}); ok && z["type"] == "slider" {
+				z["height"], z["bottom"] = 18, 8
+			}
+		}
+	}
+	if axes, ok := o["xAxis"].([]interface{}); ok {
+		for _, a := range axes {
+			if a, ok := a.(map[string]interface{}); ok {
+				a["axisLabel"] = map[string]interface{}{"hideOverlap": true}
+			}
+		}
+	}
 
 	series, _ := o["series"].([]interface{})
 	if len(series) == 0 {

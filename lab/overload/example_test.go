@@ -1,0 +1,66 @@
+package overload_test
+
+import (
+	"fmt"
+	"time"
+
+	"github.com/backofflab/backofflab/lab/overload"
+)
+
+// The lesson's four runs: without a limit on retries the server never comes
+// back from the 3 s dip; a retry budget, a breaker or server-side pacing each
+// bring it back, at different prices.
+func Example() {
+	base := overload.Default()
+	for _, v := range []struct {
+		name string
+		c    overload.Config
+	}{
+		{"3 attempts", base},
+		{"+ budget", base.WithBudget()},
+		{"+ breaker", base.WithBreaker()},
+		{"+ pacing", base.WithPacing()},
+	} {
+		r, err := overload.Run(v.c)
+		if err != nil {
+			fmt.Println(err)
+			return
+		}
+		fmt.Printf("%-10s ×%.2f  recovered %-5v after %5.1f s  failed %5d  wasted %5d\n",
+			v.name, r.Amplification, r.Recovered, r.RecoveredAfter.Seconds(), r.Failed, r.Wasted)
+	}
+	// Output:
+	// 3 attempts ×2.62  recovered false after   0.0 s  failed 37679  wasted 47000
+	// + budget   ×1.03  recovered true  after  15.9 s  failed 14586  wasted 16196
+	// + breaker  ×0.93  recovered true  after   2.0 s  failed  4030  wasted   792
+	// + pacing   ×1.15  recovered true  after   0.2 s  failed  1140  wasted   501
+}
+
+// The timeline at one-second resolution around the dip, without a budget:
+// offered load triples and goodput never returns.
+func ExampleResult_timeline() {
+	c := overload.Default()
+	c.Duration = 20 * time.Second
+	c.Sample = time.Second
+	r, err := overload.Run(c)
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	for _, p := range r.Timeline[8:] {
+		fmt.Printf("t=%2.0fs  offered %5.0f/s  goodput %4.0f/s  queue %5d\n", p.Start.Seconds(), p.Offered, p.Goodput, p.Queue)
+	}
+	// Output:
+	// t= 8s  offered   822/s  goodput  822/s  queue     0
+	// t= 9s  offered   798/s  goodput  795/s  queue     3
+	// t=10s  offered   787/s  goodput    0/s  queue   790
+	// t=11s  offered  1597/s  goodput    0/s  queue  2387
+	// t=12s  offered  2381/s  goodput    0/s  queue  4768
+	// t=13s  offered  2357/s  goodput    0/s  queue  6125
+	// t=14s  offered  2362/s  goodput    0/s  queue  7487
+	// t=15s  offered  2354/s  goodput    0/s  queue  8841
+	// t=16s  offered  2413/s  goodput    0/s  queue 10254
+	// t=17s  offered  2403/s  goodput    0/s  queue 11657
+	// t=18s  offered  2431/s  goodput    0/s  queue 13088
+	// t=19s  offered  2371/s  goodput    0/s  queue 14459
+}

@@ -1,0 +1,420 @@
+package overload
+
+import (
+	"container/heap"
+	"math"
+	"time"
+
+	"github.com/backofflab/backofflab/lab/breaker"
+	"github.com/backofflab/backofflab/lab/budget"
+	"github.com/backofflab/backofflab/lab/lcg"
+)
+
+// Point is the state of the system over one Sample of the timeline. Rates
+// are per second, averaged over the sample.
+type Point struct {
+	// Start is when the sample begins.
+	Start time.Duration
+	// Arrivals is the rate of new requests.
+	Arrivals float64
+	// Offered is the rate of attempts reaching the server: first attempts
+	// and retries, queued or answered with Retry-After.
+	Offered float64
+	// Goodput is the rate of entries served while their client still
+	// waited: requests that succeeded.
+	Goodput float64
+	// Wasted is the rate of entries served after their client had given up.
+	Wasted float64
+	// Refused is the rate of attempts the client side did not send because
+	// the budget or the breaker refused them.
+	Refused float64
+	// Capacity is the server's capacity in the sample.
+	Capacity float64
+	// Queue is the queue length at the end of the sample.
+	Queue int
+	// Dip reports whether the sample overlaps the capacity dip.
+	Dip bool
+}
+
+// Result is what one run measured.
+type Result struct {
+	// Timeline has one Point per Sample.
+	Timeline []Point
+	// Requests is the number of requests that arrived (first attempts,
+	// whether or not the breaker let them through).
+	Requests int
+	// Attempts is the number of attempts that reached the server.
+	Attempts int
+	// Amplification is Attempts / Requests over the whole run (0 if no
+	// request arrived).
+	Amplification float64
+	// AmplificationAfterDip is the same ratio counting only from DipEnd on.
+	AmplificationAfterDip float64
+	// Succeeded and Failed count requests by outcome, and InFlight those
+	// still waiting for an answer or a Retry-After when the run ends:
+	// Requests = Succeeded + Failed + InFlight.
+	Succeeded, Failed, InFlight int
+	// Wasted is the number of entries served after their client gave up.
+	// Every attempt that reached the server was served (Succeeded or
+	// Wasted), answered with Retry-After (Paced) or is still queued
+	// (FinalQueue).
+	Wasted int
+	// Refused is the number of attempts the budget or breaker kept back.
+	Refused int
+	// Paced is the number of attempts answered with Retry-After.
+	Paced int
+	// Recovered reports whether goodput came back after the dip: from some
+	// tick at or after DipEnd on, every RecoveryWindow-long stretch that
+	// fits in the run served at least RecoveryFraction of the requests that
+	// arrived in it.
+	Recovered bool
+	// RecoveredAfter is the time from DipEnd to that tick (0 if not
+	// Recovered).
+	RecoveredAfter time.Duration
+	// Drained reports whether the queue, at some tick at or after DipEnd,
+	// held no more than one tick's worth of capacity.
+	Drained bool
+	// DrainedAfter is the time from DipEnd to the first such tick (0 if not
+	// Drained).
+	DrainedAfter time.Duration
+	// FinalQueue is the queue length at the end of the run.
+	FinalQueue int
+	// Ticks is the number of ticks simulated.
+	Ticks int
+}
+
+// Recovery criterion; see Result.Recovered.
+const (
+	RecoveryWindow   = time.Second
+	RecoveryFraction = 0.9
+)
+
+// entry is one attempt waiting in the server's queue.
+type entry struct {
+	permit  breaker.Permit
+	enq     int32 // the tick it joined the queue
+	attempt uint8 // 1 for a first attempt
+	live    bool  // its client is still waiting for it
+}
+
+// retry is an attempt a client will send at tick due, after a Retry-After.
+type retry struct {
+	due     int
+	attempt uint8
+}
+
+// retries is a min-heap of pending retries by due tick; ties keep no
+// particular order, which does not matter because retries due at the same
+// tick are indistinguishable.
+type retries []retry
+
+func (h retries) Len() int           { return len(h) }
+func (h retries) Less(i, j int) bool { return h[i].due < h[j].due }
+func (h retries) Swap(i, j int)      { h[i], h[j] = h[j], h[i] }
+func (h *retries) Push(x any)        { *h = append(*h, x.(retry)) }
+func (h *retries) Pop() any {
+	old := *h
+	x := old[len(old)-1]
+	*h = old[:len(old)-1]
+	return x
+}
+
+// origin is the wall-clock instant simulated time 0 maps to, for the budget
+// and the breaker, whose methods take a time.Time.
+var origin = time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+
+// Run simulates c.
+func Run(c Config) (Result, error) {
+	if err := c.Validate(); err != nil {
+		return Result{}, err
+	}
+	s := newSim(c)
+	s.run()
+	return s.res, nil
+}
+
+// sim is the state of one run.
+type sim struct {
+	c        Config
+	g        *lcg.LCG
+	bud      *budget.Budget
+	brk      *breaker.Breaker
+	queue    []entry
+	head     int // queue[head:] is waiting
+	frontier int // queue[head:frontier] have waited past the timeout
+	pending  retries
+	tick     int
+	now      time.Time
+	res      Result
+
+	nTicks, timeout, perSample int
+	nextArrival                float64 // seconds
+	carry                      float64 // unused fraction of capacity
+	cur                        Point   // the sample being filled
+	perTick                    []tickStats
+}
+
+// tickStats are the per-tick numbers the recovery criteria need.
+type tickStats struct {
+	arrivals, goodput int32
+	queue             int32
+}
+
+func newSim(c Config) *sim {
+	s := &sim{
+		c:         c,
+		g:         lcg.MustNew(c.Seed),
+		nTicks:    ticks(c.Duration, c.Tick),
+		timeout:   ticks(c.Timeout, c.Tick),
+		perSample: int(c.Sample / c.Tick),
+	}
+	if c.Budget != nil {
+		s.bud, _ = budget.New(*c.Budget) // validated
+	}
+	if c.Breaker != nil {
+		bc := *c.Breaker
+		if bc.Rand == nil {
+			bc.Rand = s.g
+		}
+		s.brk, _ = breaker.New(bc) // validated
+	}
+	s.perTick = make([]tickStats, s.nTicks)
+	s.nextArrival = s.gap()
+	return s
+}
+
+// gap draws the time to the next arrival of a Poisson process with rate
+// c.Rate: an exponential variate, in seconds (+Inf for a zero rate).
+func (s *sim) gap() float64 {
+	if s.c.Rate == 0 {
+		return math.Inf(1)
+	}
+	return -math.Log(1-s.g.Float64()) / s.c.Rate
+}
+
+func (s *sim) run() {
+	c := s.c
+	tickSec := c.Tick.Seconds()
+	dipStart, dipEnd := ticks(c.DipStart, c.Tick), ticks(c.DipEnd, c.Tick)
+	var requestsAfter, attemptsAfter int
+	for s.tick = 0; s.tick < s.nTicks; s.tick++ {
+		k := s.tick
+		s.now = origin.Add(time.Duration(k) * c.Tick)
+		if k%s.perSample == 0 {
+			s.cur = Point{Start: time.Duration(k) * c.Tick}
+		}
+		req0, att0 := s.res.Requests, s.res.Attempts
+
+		s.expire()
+		for len(s.pending) > 0 && s.pending[0].due <= k {
+			r := heap.Pop(&s.pending).(retry)
+			s.send(r.attempt)
+		}
+		n := 0
+		end := float64(k+1) * tickSec
+		for s.nextArrival < end {
+			n++
+			s.nextArrival += s.gap()
+		}
+		s.res.Requests += n
+		s.cur.Arrivals += float64(n)
+		if s.bud != nil {
+			s.bud.RecordRequests(s.now, n)
+		}
+		for range n {
+			s.send(1)
+		}
+
+		capacity := c.Capacity * tickSec
+		if k >= dipStart && k < dipEnd {
+			capacity *= c.DipCapacity
+			s.cur.Dip = true
+		}
+		s.cur.Capacity += capacity
+		good := s.serve(capacity)
+
+		q := len(s.queue) - s.head
+		s.perTick[k] = tickStats{arrivals: int32(n), goodput: int32(good), queue: int32(q)}
+		if k >= dipEnd {
+			requestsAfter += s.res.Requests - req0
+			attemptsAfter += s.res.Attempts - att0
+		}
+		if (k+1)%s.perSample == 0 || k+1 == s.nTicks {
+			s.closeSample(k%s.perSample+1, tickSec)
+		}
+	}
+	s.res.Ticks = s.nTicks
+	s.res.FinalQueue = len(s.queue) - s.head
+	s.res.InFlight = len(s.pending)
+	for _, e := range s.queue[s.head:] {
+		if e.live {
+			s.res.InFlight++
+		}
+	}
+	s.res.Amplification = ratio(s.res.Attempts, s.res.Requests)
+	s.res.AmplificationAfterDip = ratio(attemptsAfter, requestsAfter)
+	s.recovery(dipEnd)
+}
+
+// closeSample turns the sample's counts into rates and appends it.
+func (s *sim) closeSample(nTicks int, tickSec float64) {
+	d := float64(nTicks) * tickSec
+	p := s.cur
+	p.Arrivals /= d
+	p.Offered /= d
+	p.Goodput /= d
+	p.Wasted /= d
+	p.Refused /= d
+	p.Capacity /= d
+	p.Queue = len(s.queue) - s.head
+	s.res.Timeline = append(s.res.Timeline, p)
+}
+
+// expire lets every client whose attempt has waited Timeout give up on it,
+// and retry if it may. Entries time out in queue order, so the ones that
+// have are a prefix of the queue: queue[head:frontier].
+func (s *sim) expire() {
+	s.frontier = max(s.frontier, s.head)
+	for s.frontier < len(s.queue) && int(s.queue[s.frontier].enq) <= s.tick-s.timeout {
+		e := &s.queue[s.frontier]
+		s.frontier++
+		if !e.live {
+			continue
+		}
+		e.live = false
+		e.permit.Failed(s.now)
+		s.retryOrFail(e.attempt)
+	}
+}
+
+// retryOrFail sends the next attempt of a request whose attempt number
+// attempt failed, or counts the request as failed if it has none left.
+func (s *sim) retryOrFail(attempt uint8) {
+	if int(attempt) >= s.c.MaxAttempts {
+		s.res.Failed++
+		return
+	}
+	s.send(attempt + 1)
+}
+
+// send makes attempt number attempt of a request at the current tick: it
+// passes the budget (a retry only) and the breaker, then reaches the
+// server, which queues it or answers with Retry-After. The budget comes
+// first so that every permit the breaker issues is for an attempt that is
+// sent and whose outcome is reported.
+func (s *sim) send(attempt uint8) {
+	if attempt > 1 && s.bud != nil && !s.bud.AllowRetry(s.now) {
+		s.refuse()
+		return
+	}
+	var permit breaker.Permit
+	if s.brk != nil {
+		p, err := s.brk.Allow(s.now)
+		if err != nil {
+			s.refuse()
+			return
+		}
+		permit = p
+	}
+	s.res.Attempts++
+	s.cur.Offered++
+	if p := s.c.Pacing; p != nil {
+		backlog := time.Duration(float64(len(s.queue)-s.head) / s.c.Capacity * float64(time.Second))
+		if backlog > p.Above {
+			s.res.Paced++
+			permit.Failed(s.now)
+			wait := backlog + time.Duration(s.g.Float64()*float64(p.Jitter))
+			if int(attempt) >= s.c.MaxAttempts {
+				s.res.Failed++
+				return
+			}
+			heap.Push(&s.pending, retry{due: s.tick + max(1, ticks(wait, s.c.Tick)), attempt: attempt + 1})
+			return
+		}
+	}
+	s.queue = append(s.queue, entry{permit: permit, enq: int32(s.tick), attempt: attempt, live: true})
+}
+
+// refuse counts a request failed because its attempt was not sent.
+func (s *sim) refuse() {
+	s.res.Refused++
+	s.res.Failed++
+	s.cur.Refused++
+}
+
+// serve spends one tick's capacity (plus the fraction carried over) on the
+// head of the queue, and returns how many of the entries served had a
+// client still waiting.
+func (s *sim) serve(capacity float64) int {
+	avail := capacity + s.carry
+	n := int(avail)
+	s.carry = avail - float64(n)
+	n = min(n, len(s.queue)-s.head)
+	good := 0
+	for _, e := range s.queue[s.head : s.head+n] {
+		if e.live {
+			good++
+			e.permit.Succeeded(s.now)
+		}
+	}
+	s.head += n
+	s.res.Succeeded += good
+	s.res.Wasted += n - good
+	s.cur.Goodput += float64(good)
+	s.cur.Wasted += float64(n - good)
+	if s.head == len(s.queue) {
+		s.carry = 0 // an idle server cannot bank capacity
+	}
+	if s.head > 1024 && s.head > len(s.queue)/2 {
+		m := copy(s.queue, s.queue[s.head:])
+		s.queue = s.queue[:m]
+		s.frontier -= s.head
+		s.head = 0
+	}
+	return good
+}
+
+// recovery fills in Recovered, RecoveredAfter, Drained and DrainedAfter
+// from the per-tick numbers.
+func (s *sim) recovery(dipEnd int) {
+	c := s.c
+	perTick := c.Capacity * c.Tick.Seconds()
+	for k := dipEnd; k < s.nTicks; k++ {
+		if float64(s.perTick[k].queue) <= perTick {
+			s.res.Drained, s.res.DrainedAfter = true, time.Duration(k-dipEnd)*c.Tick
+			break
+		}
+	}
+	// Scan the windows from the last one back; the recovery tick is the
+	// start of the earliest window from which every later window is good.
+	w := max(1, ticks(RecoveryWindow, c.Tick))
+	if dipEnd+w > s.nTicks {
+		return
+	}
+	var arr, good int
+	for k := s.nTicks - w; k < s.nTicks; k++ {
+		arr += int(s.perTick[k].arrivals)
+		good += int(s.perTick[k].goodput)
+	}
+	first := -1
+	for k := s.nTicks - w; k >= dipEnd; k-- {
+		if float64(good) < RecoveryFraction*float64(arr) {
+			break
+		}
+		first = k
+		if k > 0 {
+			arr += int(s.perTick[k-1].arrivals) - int(s.perTick[k-1+w].arrivals)
+			good += int(s.perTick[k-1].goodput) - int(s.perTick[k-1+w].goodput)
+		}
+	}
+	if first >= 0 {
+		s.res.Recovered, s.res.RecoveredAfter = true, time.Duration(first-dipEnd)*c.Tick
+	}
+}
+
+func ratio(a, b int) float64 {
+	if b == 0 {
+		return 0
+	}
+	return float64(a) / float64(b)
+}

@@ -1,0 +1,236 @@
+package cohort
+
+import (
+	"fmt"
+	"time"
+
+	"github.com/backofflab/backofflab/lab/chart"
+)
+
+// Board is one run of each policy in the same setting, laid out for the
+// lesson's figures: every figure of the board is drawn on one time ruler
+// that spans the slowest policy's finish, and every calls panel on one y
+// scale fixed by the tallest burst of any policy, so that switching between
+// policies never rescales an axis.
+type Board struct {
+	// Config is the setting; its Policy is not used.
+	Config Config
+	// Names, Results and Traces describe each policy's run, in order.
+	Names   []string
+	Results []Result
+	Traces  []*Trace
+	// End is the ruler's right edge: the latest Finish of any policy.
+	End time.Duration
+	// Tallest is the most calls any policy made in one Bucket.
+	Tallest int
+}
+
+// NewBoard runs c once under each policy (same seed) and lays the runs out
+// for the figures.
+func NewBoard(c Config, policies []Named) (*Board, error) {
+	if len(policies) == 0 {
+		return nil, fmt.Errorf("cohort: NewBoard needs at least one policy")
+	}
+	b := &Board{Config: c}
+	for _, p := range policies {
+		c.Policy = p.Policy
+		r, tr, err := RunTraced(c)
+		if err != nil {
+			return nil, err
+		}
+		b.Names = append(b.Names, p.Name)
+		b.Results = append(b.Results, r)
+		b.Traces = append(b.Traces, tr)
+		b.End = max(b.End, r.Finish)
+		b.Tallest = max(b.Tallest, r.PeakPer100ms)
+	}
+	return b, nil
+}
+
+// index returns the position of the named policy.
+func (b *Board) index(name string) (int, error) {
+	for i, n := range b.Names {
+		if n == name {
+			return i, nil
+		}
+	}
+	return 0, fmt.Errorf("cohort: board has no policy %q: want one of %v", name, b.Names)
+}
+
+// finishes marks every policy's finish on the ruler. The marks also give
+// every panel the same x range: up to the slowest finish.
+func (b *Board) finishes() []chart.VLine {
+	v := make([]chart.VLine, len(b.Names))
+	for i, n := range b.Names {
+		label := fmt.Sprintf("%s %.1f s", n, b.Results[i].Finish.Seconds())
+		if b.Results[i].Unfinished > 0 {
+			label = fmt.Sprintf("%s: %d unfinished", n, b.Results[i].Unfinished)
+		}
+		v[i] = chart.VLine{X: b.Results[i].Finish.Seconds(), Label: label}
+	}
+	return v
+}
+
+// outage shades the outage, if any.
+func (b *Board) outage() []chart.Span {
+	if b.Config.Outage <= 0 {
+		return nil
+	}
+	return []chart.Span{{From: 0, To: b.Config.Outage.Seconds(), Label: "outage"}}
+}
+
+// Calls returns the first panel for the named policy: calls per 100 ms,
+// admitted and refused stacked, against a dashed line at what the
+// dependency can admit per bucket once it is up, with the run's own worst
+// bucket labelled, on the board's shared scales.
+func (b *Board) Calls(name string) (chart.Histogram, error) {
+	i, err := b.index(name)
+	if err != nil {
+		return chart.Histogram{}, err
+	}
+	counts := b.Traces[i].Buckets(Bucket)
+	n := int((b.End + Bucket - 1) / Bucket)
+	admitted, refused := make([]float64, max(n, len(counts))), make([]float64, max(n, len(counts)))
+	worst := 0
+	for k, c := range counts {
+		admitted[k], refused[k] = float64(c.Admitted), float64(c.Refused)
+		if c.Calls() > counts[worst].Calls() {
+			worst = k
+		}
+	}
+	capacity := b.Config.Limit * int((msec(Bucket)+msec(b.Config.Service)-1)/msec(b.Config.Service))
+	h := chart.Histogram{
+		Title:  fmt.Sprintf("%s: calls per 100 ms", name),
+		YLabel: "calls per 100 ms",
+		Slot:   Bucket,
+		Layers: []chart.Layer{{Name: "admitted", Counts: admitted}, {Name: "refused", Counts: refused}},
+		YMax:   float64(b.Tallest) * 1.12, // room for the label
+		HLines: []chart.HLine{{Y: float64(capacity), Label: fmt.Sprintf("dependency can admit %d per 100 ms", capacity)}},
+		VLines: b.finishes(),
+		Spans:  b.outage(),
+	}
+	if len(counts) > 0 {
+		w := counts[worst]
+		h.Notes = []chart.Note{{X: (w.Start + Bucket/2).Seconds(), Y: float64(w.Calls()), Text: fmt.Sprintf("%d calls", w.Calls())}}
+	}
+	return h, nil
+}
+
+// InFlight returns the second panel for the named policy: calls in flight
+// against the limit, with the spans in which capacity stood unused while
+// work was outstanding shaded (the longest one labelled).
+func (b *Board) InFlight(name string) (chart.Lines, error) {
+	i, err := b.index(name)
+	if err != nil {
+		return chart.Lines{}, err
+	}
+	tr := b.Traces[i]
+	steps := tr.InFlight()
+	s := chart.Series{Name: "in flight"}
+	for _, st := range steps {
+		s.X = append(s.X, st.At.Seconds())
+		s.Y = append(s.Y, float64(st.InFlight))
+	}
+	s.X = append(s.X, b.End.Seconds())
+	s.Y = append(s.Y, s.Y[len(s.Y)-1])
+	idle := tr.IdleSpans()
+	var spans []chart.Span
+	longest := -1
+	for k, sp := range idle {
+		spans = append(spans, chart.Span{From: sp.From.Seconds(), To: sp.To.Seconds()})
+		if longest < 0 || sp.Len() > idle[longest].Len() {
+			longest = k
+		}
+	}
+	if longest >= 0 {
+		spans[longest].Label = fmt.Sprintf("idle %.1f s in all", b.Results[i].Idle.Seconds())
+	}
+	return chart.Lines{
+		Title:  fmt.Sprintf("%s: calls in flight", name),
+		XLabel: "time (s)",
+		YLabel: "in flight",
+		Series: []chart.Series{s},
+		Step:   true,
+		YMax:   float64(b.Config.Limit) * 1.25,
+		HLines: []chart.HLine{{Y: float64(b.Config.Limit), Label: fmt.Sprintf("limit %d", b.Config.Limit)}},
+		VLines: b.finishes(),
+		Spans:  spans,
+	}, nil
+}
+
+// Lanes returns the third panel for the named policy: one lane per client
+// (y = client number), a mark per attempt, refused or admitted; a lane
+// ends with the client's admitted call.
+func (b *Board) Lanes(name string) (chart.Scatter, error) {
+	i, err := b.index(name)
+	if err != nil {
+		return chart.Scatter{}, err
+	}
+	refused, admitted := chart.Series{Name: "refused"}, chart.Series{Name: "admitted"}
+	for _, a := range b.Traces[i].Attempts {
+		s := &refused
+		if a.Admitted {
+			s = &admitted
+		}
+		s.X = append(s.X, a.At.Seconds())
+		s.Y = append(s.Y, float64(a.Client))
+	}
+	var series []chart.Series
+	for _, s := range []chart.Series{admitted, refused} { // the colours of Calls' layers
+		if len(s.X) > 0 {
+			series = append(series, s)
+		}
+	}
+	return chart.Scatter{
+		Title:    fmt.Sprintf("%s: one lane per client, a mark per attempt", name),
+		XLabel:   "time (s)",
+		YLabel:   "client",
+		Series:   series,
+		MarkSize: 1.5,
+		YMax:     float64(b.Config.Clients),
+		VLines:   b.finishes(),
+		Spans:    b.outage(),
+	}, nil
+}
+
+// Panels returns the three panels of the named policy stacked on the
+// board's ruler.
+func (b *Board) Panels(name string) (chart.Stack, error) {
+	calls, err := b.Calls(name)
+	if err != nil {
+		return chart.Stack{}, err
+	}
+	inFlight, _ := b.InFlight(name)
+	lanes, _ := b.Lanes(name)
+	return chart.Stack{
+		Title:  fmt.Sprintf("%s, seed %d", name, b.Config.Seed),
+		Panels: []chart.Panel{calls, inFlight, lanes},
+	}, nil
+}
+
+// CompareCalls returns every policy's calls per 100 ms as one line each, on
+// the board's ruler: an interactive figure's legend then selects policies.
+func (b *Board) CompareCalls() chart.Lines {
+	n := int((b.End + Bucket - 1) / Bucket)
+	l := chart.Lines{
+		Title:  "calls per 100 ms, every policy",
+		XLabel: "time (s)",
+		YLabel: "calls per 100 ms",
+		Step:   true,
+		VLines: b.finishes(),
+		Spans:  b.outage(),
+	}
+	for i, tr := range b.Traces {
+		s := chart.Series{Name: b.Names[i], X: make([]float64, n+1), Y: make([]float64, n+1)}
+		for k := range s.X {
+			s.X[k] = (time.Duration(k) * Bucket).Seconds()
+		}
+		for k, c := range tr.Buckets(Bucket) {
+			if k <= n {
+				s.Y[k] = float64(c.Calls())
+			}
+		}
+		l.Series = append(l.Series, s)
+	}
+	return l
+}

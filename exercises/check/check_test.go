@@ -1,0 +1,179 @@
+package check_test
+
+import (
+	"errors"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/backofflab/backofflab/exercises/check"
+	basesol "github.com/backofflab/backofflab/exercises/solutions/waves/base"
+	jittersol "github.com/backofflab/backofflab/exercises/solutions/waves/jitter"
+	overloadsol "github.com/backofflab/backofflab/exercises/solutions/waves/overload"
+	slotwidthsol "github.com/backofflab/backofflab/exercises/solutions/waves/slotwidth"
+	"github.com/backofflab/backofflab/exercises/waves/base"
+	"github.com/backofflab/backofflab/exercises/waves/jitter"
+	"github.com/backofflab/backofflab/exercises/waves/overload"
+	"github.com/backofflab/backofflab/exercises/waves/slotwidth"
+	"github.com/backofflab/backofflab/lab/metrics"
+	"github.com/backofflab/backofflab/lab/waves"
+)
+
+// exercise is one exercise's check run on the solution and on the stub.
+type exercise struct {
+	name           string
+	solution, stub func() error
+}
+
+var exercises = []exercise{
+	{"waves/overload",
+		func() error { return check.Overload(overloadsol.Scenario, overloadsol.Peak, overloadsol.TimesCapacity) },
+		func() error { return check.Overload(overload.Scenario, overload.Peak, overload.TimesCapacity) }},
+	{"waves/jitter",
+		func() error { return check.Jitter(jittersol.Jittered) },
+		func() error { return check.Jitter(jitter.Jittered) }},
+	{"waves/slotwidth",
+		func() error { return check.SlotWidth(slotwidthsol.HalvingWidth) },
+		func() error { return check.SlotWidth(slotwidth.HalvingWidth) }},
+	{"waves/base",
+		func() error { return check.Base(basesol.Estimate, basesol.SmallestBase) },
+		func() error { return check.Base(base.Estimate, base.SmallestBase) }},
+}
+
+func TestSolutionsPass(t *testing.T) {
+	for _, e := range exercises {
+		if err := e.solution(); err != nil {
+			t.Errorf("%s: the solution fails its check:\n%v", e.name, err)
+		}
+	}
+}
+
+func TestStubsFailSayingWhatToWrite(t *testing.T) {
+	for _, e := range exercises {
+		err := e.stub()
+		if err == nil {
+			t.Errorf("%s: the unsolved stub passes its check", e.name)
+			continue
+		}
+		var p check.Problems
+		if !errors.As(err, &p) || !strings.Contains(err.Error(), "not written yet") {
+			t.Errorf("%s: the stub's failure does not say what is missing:\n%v", e.name, err)
+		}
+	}
+}
+
+// wantProblem asserts that err reports a problem containing every hint.
+func wantProblem(t *testing.T, what string, err error, hints ...string) {
+	t.Helper()
+	if err == nil {
+		t.Errorf("%s: the check passed", what)
+		return
+	}
+	for _, h := range hints {
+		if !strings.Contains(err.Error(), h) {
+			t.Errorf("%s: the check's message lacks %q:\n%v", what, h, err)
+		}
+	}
+}
+
+// The checks must catch the mistakes learners make, in words that point
+// at the mistake.
+func TestChecksCatchTypicalMistakes(t *testing.T) {
+	lesson2000 := func() waves.Config {
+		c := waves.Lesson()
+		c.Clients, c.Outage, c.Jitter = 2000, 30*time.Second, 1
+		return c
+	}
+	noJitter := func() waves.Config { c := lesson2000(); c.Jitter = 0; return c }
+	wantProblem(t, "scenario without jitter",
+		check.Overload(noJitter, overloadsol.Peak, overloadsol.TimesCapacity), "Scenario().Jitter is 0, want 1")
+	wantProblem(t, "peak hard-coded",
+		check.Overload(overloadsol.Scenario, func(waves.Config) (metrics.Peak, error) {
+			return metrics.Peak{Count: 615, Width: 200 * time.Millisecond}, nil
+		}, overloadsol.TimesCapacity), "without jitter", "0 clients")
+	wantProblem(t, "count per slot instead of rate",
+		check.Overload(overloadsol.Scenario, overloadsol.Peak, func(p metrics.Peak, c float64) float64 {
+			return float64(p.Count) / c
+		}), "TimesCapacity", "PerSecond")
+
+	wantProblem(t, "jitter not centred",
+		check.Jitter(func(d time.Duration, w, u float64) time.Duration { return time.Duration(float64(d) * (1 + w*u)) }),
+		"centre", "start of the band")
+	wantProblem(t, "jitter ignoring w",
+		check.Jitter(func(d time.Duration, w, u float64) time.Duration { return time.Duration(float64(d) * (0.5 + u)) }),
+		"width 0")
+
+	wantProblem(t, "halving judged on counts",
+		check.SlotWidth(func(fine metrics.Histogram, widths []time.Duration) (time.Duration, error) {
+			peaks, err := metrics.PeakSweep(fine, widths)
+			if err != nil || len(peaks) == 0 {
+				return 0, errors.New("no")
+			}
+			for _, p := range peaks[1:] {
+				if p.Count <= peaks[0].Count/2 {
+					return p.Width, nil
+				}
+			}
+			return 0, errors.New("no")
+		}), "per second")
+	wantProblem(t, "strictly below half",
+		check.SlotWidth(func(fine metrics.Histogram, widths []time.Duration) (time.Duration, error) {
+			peaks, err := metrics.PeakSweep(fine, widths)
+			if err != nil || len(peaks) == 0 {
+				return 0, errors.New("no")
+			}
+			for _, p := range peaks[1:] {
+				if p.PerSecond() < peaks[0].PerSecond()/2 {
+					return p.Width, nil
+				}
+			}
+			return 0, errors.New("no")
+		}), "exactly half counts")
+
+	wantProblem(t, "one step too early",
+		check.Base(basesol.Estimate, func(c waves.Config, capacity float64, step time.Duration) (time.Duration, error) {
+			b, err := basesol.SmallestBase(c, capacity, step)
+			return b - step, err
+		}), "SmallestBase", "2.7s")
+	wantProblem(t, "estimate in milliseconds",
+		check.Base(func(n int, c float64) time.Duration { return time.Duration(float64(n) / c * 1e6) }, basesol.SmallestBase),
+		"Estimate(2000, 1200)", "1.667s")
+
+	old := check.Timeout
+	check.Timeout = 50 * time.Millisecond
+	defer func() { check.Timeout = old }()
+	wantProblem(t, "a loop that never stops",
+		check.Base(basesol.Estimate, func(waves.Config, float64, time.Duration) (time.Duration, error) { select {} }),
+		"did not return", "loop")
+	wantProblem(t, "a panic",
+		check.Jitter(func(time.Duration, float64, float64) time.Duration { panic("oops") }), "panicked (oops)")
+}
+
+// The lesson's answers, as the checks know them.
+func TestCheckedAnswers(t *testing.T) {
+	p, err := overloadsol.Peak(overloadsol.Scenario())
+	if err != nil || p.PerSecond() != 3075 {
+		t.Errorf("2000-client peak %v (%v), want 3075/s", p, err)
+	}
+	if r := overloadsol.TimesCapacity(p, overloadsol.Capacity); r != 2.5625 {
+		t.Errorf("times capacity %v, want 2.5625", r)
+	}
+	b, err := basesol.SmallestBase(overloadsol.Scenario(), overloadsol.Capacity, 100*time.Millisecond)
+	if err != nil || b != 2700*time.Millisecond {
+		t.Errorf("smallest base %v (%v), want 2.7s", b, err)
+	}
+	if e := basesol.Estimate(overloadsol.Clients, overloadsol.Capacity); e.Round(time.Millisecond) != 1667*time.Millisecond {
+		t.Errorf("estimate %v, want 1.667s", e)
+	}
+}
+
+func TestProblemsReadAsAList(t *testing.T) {
+	one := check.Problems{"a."}
+	two := check.Problems{"a.", "b."}
+	if got, want := one.Error(), "1 thing to fix:\n  1. a."; got != want {
+		t.Errorf("%q, want %q", got, want)
+	}
+	if got, want := two.Error(), "2 things to fix:\n  1. a.\n  2. b."; got != want {
+		t.Errorf("%q, want %q", got, want)
+	}
+}

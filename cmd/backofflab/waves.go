@@ -56,7 +56,7 @@ func runWaves(args []string, stdout, stderr io.Writer) int {
 	fs.Int64Var(&c.Seed, "seed", c.Seed, "seed of the lessons' LCG (0 <= seed < 2^31)")
 	asJSON := fs.Bool("json", false, "print one JSON object instead of a table and a text histogram")
 	fs.Usage = func() {
-		fmt.Fprintln(fs.Output(), "usage: backofflab waves [flags]\n\nSimulates the Waves lesson's model and reports the total, the peak at the slot width and the histogram.\n\nflags:")
+		fmt.Fprintln(fs.Output(), "usage: backofflab waves [flags]\n\nSimulates the Waves lesson's model and reports the total, the peak at the slot width and the histogram.\nDurations take a unit: 1s, 200ms, 1m30s.\n\nflags:")
 		fs.PrintDefaults()
 	}
 	if err := fs.Parse(args); err != nil {

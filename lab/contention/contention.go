@@ -3,6 +3,7 @@ package contention
 import (
 	"fmt"
 	"math"
+	"slices"
 	"strings"
 	"time"
 
@@ -124,12 +125,23 @@ func (c Config) policy() (schedule.Policy, error) {
 	case c.Seed < 0 || c.Seed >= lcg.Modulus:
 		return nil, fmt.Errorf("contention: Seed %d out of range: want 0 <= Seed < 2^31", c.Seed)
 	}
-	if strings.EqualFold(strings.TrimSpace(c.Policy), NoBackoff) {
+	name := strings.ToLower(strings.TrimSpace(c.Policy))
+	if name == NoBackoff {
 		return nil, nil
 	}
-	p, err := schedule.New(schedule.Config{Name: c.Policy, Base: c.Base, Cap: c.Cap})
+	if !slices.Contains(schedule.Names(), name) && name != "flat" {
+		var others []string
+		for _, n := range schedule.Names() {
+			if !slices.Contains(Policies(), n) {
+				others = append(others, n)
+			}
+		}
+		return nil, fmt.Errorf("contention: Policy %q unknown: want one of %s (or %s)",
+			c.Policy, strings.Join(Policies(), ", "), strings.Join(others, ", "))
+	}
+	p, err := schedule.New(schedule.Config{Name: name, Base: c.Base, Cap: c.Cap})
 	if err != nil {
-		return nil, fmt.Errorf("contention: Policy: %w (or %q for no backoff)", err, NoBackoff)
+		return nil, fmt.Errorf("contention: Policy %s: %w", name, err)
 	}
 	return p, nil
 }

@@ -268,7 +268,7 @@ func TestValidate(t *testing.T) {
 	}{
 		{func(c *Config) { c.Clients = 0 }, "Clients 0 out of range"},
 		{func(c *Config) { c.Clients = MaxClients + 1 }, "Clients"},
-		{func(c *Config) { c.Policy = "fancy" }, `unknown policy name "fancy"`},
+		{func(c *Config) { c.Policy = "fancy" }, `Policy "fancy" unknown: want one of none, exponential, full, equal, decorrelated (or uniform, constant)`},
 		{func(c *Config) { c.Base = 0 }, "Base 0s out of range"},
 		{func(c *Config) { c.Cap = c.Base - 1 }, "Cap"},
 		{func(c *Config) { c.Cap = MaxCap + 1 }, "Cap"},

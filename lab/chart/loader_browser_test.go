@@ -1,0 +1,155 @@
+//go:build browser
+
+// The loader test drives headless Chromium against pages that imitate the
+// classic Notebook (require.js, a fragment run before its div is attached)
+// and JupyterLab (no require.js, base URL in jupyter-config-data), with the
+// echarts script at one, the other or neither of the two asset paths.
+// It needs the build tag: go test -tags browser ./lab/chart
+
+package chart
+
+import (
+	"context"
+	"encoding/json"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"os/exec"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/chromedp/cdproto/runtime"
+	"github.com/chromedp/chromedp"
+)
+
+// classicPage imitates the classic Notebook: require.js on the page, the
+// base URL on the body, and fragments whose scripts run while their output
+// is still detached from the document (as jQuery's append does there).
+func classicPage(base string, frags ...string) string {
+	var calls strings.Builder
+	for _, f := range frags {
+		b, _ := json.Marshal(f) // escapes <, so "</script>" stays inside the string
+		calls.WriteString("addDetached(" + string(b) + ");\n")
+	}
+	return `<html><body data-base-url="` + base + `"><script src="/static/require.js"></script>
+<script>
+function addDetached(html) {
+  var holder = document.createElement("div");
+  holder.innerHTML = html;
+  holder.querySelectorAll("script").forEach(function (s) { (0, eval)(s.textContent); });
+  document.getElementById("out").appendChild(holder);
+}
+</script><div id="out"></div><script>` + calls.String() + `</script></body></html>`
+}
+
+// labPage imitates JupyterLab: no require.js, the base URL in
+// jupyter-config-data, fragments inserted as HTML. With amd, a stray AMD
+// define is on the page and throws when echarts calls it.
+func labPage(base string, amd bool, frags ...string) string {
+	head := `<script id="jupyter-config-data" type="application/json">{"baseUrl": "` + base + `"}</script>`
+	if amd {
+		head += `<script>window.define = function () { throw new Error("anonymous define"); }; window.define.amd = {};</script>`
+	}
+	return `<html><head>` + head + `</head><body><div id="out">` + strings.Join(frags, "") + `</div></body></html>`
+}
+
+func TestLoaderDrawsInClassicAndLabPages(t *testing.T) {
+	browser, err := exec.LookPath("chromium")
+	if err != nil {
+		t.Skip("no chromium on PATH")
+	}
+	echarts, err := os.ReadFile("../../node_modules/echarts/dist/" + EChartsAssetName)
+	if err != nil {
+		t.Skip("echarts not fetched yet (run the set-up):", err)
+	}
+	requirejs, err := os.ReadFile("/usr/share/javascript/requirejs/require.js")
+	if err != nil {
+		t.Skip("require.js not installed (Debian package libjs-requirejs):", err)
+	}
+	h := sampleHistogram()
+	a, _ := h.HTML()
+	b, _ := h.HTML() // same figure again: same hash, next id
+	l, _ := sampleLines().HTML()
+
+	// Base URLs: /nb/ serves the nbextension only, /lab/ and /fb/ the
+	// notebook assets only, /none/ nothing.
+	pages := map[string]string{
+		"/nb/classic":   classicPage("/nb/", a, b, l),
+		"/fb/classic":   classicPage("/fb/", a),
+		"/none/classic": classicPage("/none/", a),
+		"/lab/lab":      labPage("/lab/", false, a, b, l),
+		"/lab/amd":      labPage("/lab/", true, a),
+		"/none/lab":     labPage("/none/", false, a),
+	}
+	assets := map[string]bool{}
+	for _, p := range []string{"/nb/" + AssetPaths()[0], "/fb/" + AssetPaths()[1], "/lab/" + AssetPaths()[1]} {
+		assets[p] = true
+	}
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		switch p := r.URL.Path; {
+		case pages[p] != "":
+			w.Header().Set("Content-Type", "text/html")
+			w.Write([]byte(pages[p]))
+		case p == "/static/require.js":
+			w.Header().Set("Content-Type", "application/javascript")
+			w.Write(requirejs)
+		case assets[p]:
+			w.Header().Set("Content-Type", "application/javascript")
+			w.Write(echarts)
+		default:
+			http.NotFound(w, r)
+		}
+	}))
+	defer srv.Close()
+
+	actx, cancel := chromedp.NewExecAllocator(context.Background(), append(chromedp.DefaultExecAllocatorOptions[:],
+		chromedp.ExecPath(browser), chromedp.NoSandbox, chromedp.DisableGPU, chromedp.UserDataDir(t.TempDir()))...)
+	defer cancel()
+
+	const settled = `(() => { const a = document.querySelectorAll(".backofflab-chart");
+		return a.length > 0 && Array.from(a).every(e => e.hasAttribute("data-backofflab")); })()`
+	const states = `Array.from(document.querySelectorAll(".backofflab-chart")).map(e => {
+		const c = e.querySelector("canvas");
+		let n = 0;
+		if (c) { const d = c.getContext("2d").getImageData(0, 0, c.width, c.height).data; for (let i = 3; i < d.length; i += 4) if (d[i]) n++; }
+		return e.getAttribute("data-backofflab") + (n > 1000 ? "+pixels" : "") + (e.innerText.includes(StartCommand) ? "+help" : "");
+	}).join(" ")`
+	want := map[string]string{
+		"/nb/classic":   "drawn+pixels drawn+pixels drawn+pixels",
+		"/fb/classic":   "drawn+pixels",
+		"/none/classic": "failed+help",
+		"/lab/lab":      "drawn+pixels drawn+pixels drawn+pixels",
+		"/lab/amd":      "drawn+pixels",
+		"/none/lab":     "failed+help",
+	}
+	for page, w := range want {
+		var errs []string
+		ctx, cancel := chromedp.NewContext(actx, chromedp.WithListener(func(ev any) {
+			if e, ok := ev.(*runtime.EventExceptionThrown); ok {
+				msg := e.ExceptionDetails.Text
+				if e.ExceptionDetails.Exception != nil {
+					msg += " " + e.ExceptionDetails.Exception.Description
+				}
+				errs = append(errs, msg)
+			}
+		}))
+		err := chromedp.Do(ctx, chromedp.Navigate(srv.URL+page))
+		if err == nil {
+			_, err = chromedp.Run(ctx, chromedp.Poll[bool](settled, chromedp.WithPollingTimeout(15*time.Second)))
+		}
+		time.Sleep(500 * time.Millisecond) // let echarts paint
+		got, err2 := chromedp.Run(ctx, chromedp.Evaluate[string](strings.ReplaceAll(states, "StartCommand", `"`+StartCommand+`"`)))
+		cancel()
+		if err != nil || err2 != nil {
+			t.Errorf("%s: %v %v", page, err, err2)
+			continue
+		}
+		if got != w {
+			t.Errorf("%s: charts ended %q, want %q", page, got, w)
+		}
+		if len(errs) > 0 {
+			t.Errorf("%s: script errors %q", page, errs)
+		}
+	}
+}

@@ -133,9 +133,15 @@ func (h hLinePlotter) Plot(c draw.Canvas, p *plot.Plot) {
 	_, trY := p.Transforms(&c)
 	y := trY(h.Y)
 	c.StrokeLine2(dashed(), c.Min.X, y, c.Max.X, y)
-	if h.Label != "" {
-		c.FillText(annotationText(draw.XRight, draw.YBottom), vg.Point{X: c.Max.X - vg.Points(3), Y: y + vg.Points(2)}, h.Label)
+	if h.Label == "" {
+		return
 	}
+	// Above the line, unless the line runs along the top of the plot.
+	if c.Max.Y-y < 0.12*(c.Max.Y-c.Min.Y) {
+		c.FillText(annotationText(draw.XRight, draw.YTop), vg.Point{X: c.Max.X - vg.Points(3), Y: y - vg.Points(2)}, h.Label)
+		return
+	}
+	c.FillText(annotationText(draw.XRight, draw.YBottom), vg.Point{X: c.Max.X - vg.Points(3), Y: y + vg.Points(2)}, h.Label)
 }
 
 func (h hLinePlotter) DataRange() (xmin, xmax, ymin, ymax float64) {
@@ -151,11 +157,18 @@ func (v vLinePlotter) Plot(c draw.Canvas, p *plot.Plot) {
 	trX, _ := p.Transforms(&c)
 	x := trX(v.X)
 	c.StrokeLine2(dashed(), x, c.Min.Y, x, c.Max.Y)
-	if v.Label != "" {
-		sty := annotationText(draw.XLeft, draw.YTop)
-		step := sty.Font.Size * 1.2
-		c.FillText(sty, vg.Point{X: x + vg.Points(2), Y: c.Max.Y - vg.Points(2) - vg.Length(v.row%4)*step}, v.Label)
+	if v.Label == "" {
+		return
 	}
+	// Right of the line, unless the label would leave the plot.
+	sty := annotationText(draw.XLeft, draw.YTop)
+	at := x + vg.Points(2)
+	if at+sty.Width(v.Label) > c.Max.X {
+		sty.XAlign = draw.XRight
+		at = x - vg.Points(2)
+	}
+	step := sty.Font.Size * 1.2
+	c.FillText(sty, vg.Point{X: at, Y: c.Max.Y - vg.Points(2) - vg.Length(v.row%4)*step}, v.Label)
 }
 
 func (v vLinePlotter) DataRange() (xmin, xmax, ymin, ymax float64) {

@@ -1,0 +1,174 @@
+package main
+
+import (
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"strings"
+	"text/tabwriter"
+	"time"
+
+	"github.com/backofflab/backofflab/lab/contention"
+)
+
+func init() {
+	register("contention", "N clients updating one row with optimistic concurrency (Contention lesson)", runContention)
+}
+
+// contentionReport is the --json output for one policy and client count.
+type contentionReport struct {
+	Policy        string  `json:"policy"`
+	Clients       int     `json:"clients"`
+	Runs          int     `json:"runs"`
+	TimeMs        float64 `json:"time_ms"`
+	Writes        float64 `json:"writes"`
+	Reads         float64 `json:"reads"`
+	Calls         float64 `json:"calls"`
+	Counted       string  `json:"counted"`
+	BaseMs        float64 `json:"base_ms"`
+	CapMs         float64 `json:"cap_ms"`
+	FirstExponent int     `json:"first_exponent"`
+	NetMs         float64 `json:"net_ms"`
+	NetSDMs       float64 `json:"net_sd_ms"`
+	Seed          int64   `json:"seed"`
+}
+
+func ms(d time.Duration) float64 { return float64(d) / float64(time.Millisecond) }
+
+// flagError rewrites a lab package's validation error for the command line:
+// it drops the package prefix and names flags instead of Config fields.
+func flagError(err error, prefix string, fields *strings.Replacer) string {
+	return fields.Replace(strings.TrimPrefix(err.Error(), prefix))
+}
+
+// contentionFields maps contention.Config fields to their flags. Longer
+// names come first, so that NetSD is not read as Net.
+var contentionFields = strings.NewReplacer(
+	"Clients", "--clients", "Policy", "--policy", "Base", "--base", "Cap", "--cap",
+	"FirstExponent", "--first", "NetSD", "--net-sd", "Net", "--net", "Seed", "--seed", "runs", "--runs")
+
+func runContention(args []string, stdout, stderr io.Writer) int {
+	fs := flag.NewFlagSet("contention", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	c := contention.Brooker(100, "full")
+	fs.IntVar(&c.Clients, "clients", c.Clients, fmt.Sprintf("clients that each commit one update (1..%d)", contention.MaxClients))
+	fs.StringVar(&c.Policy, "policy", c.Policy, "backoff: none (retry at once), exponential, full, equal or decorrelated")
+	all := fs.Bool("all", false, "run the five policies (ignores --policy)")
+	sweep := fs.Bool("sweep", false, "run 10, 20, ..., 190 clients (ignores --clients); with --all, Brooker's whole experiment")
+	set := fs.String("set", "brooker", "parameter set the other flags start from: brooker (writes counted, hop sd 2ms) or summary (reads+writes counted, hop sd 4ms)")
+	fs.DurationVar(&c.Base, "base", c.Base, "backoff base (> 0, at most 1m)")
+	fs.DurationVar(&c.Cap, "cap", c.Cap, "backoff cap (base..1h)")
+	fs.IntVar(&c.FirstExponent, "first", c.FirstExponent, fmt.Sprintf("exponent of the first retry's window: 1 = 2·base as in Brooker's simulator, 0 = base (0..%d)", contention.MaxFirst))
+	fs.DurationVar(&c.Net, "net", c.Net, "mean one-way network delay (0..1s)")
+	fs.DurationVar(&c.NetSD, "net-sd", c.NetSD, "standard deviation of the network delay (0..1s); each hop takes |Normal(net, net-sd)|")
+	count := fs.String("count", "", "what counts as a call: writes or reads+writes (default: the set's)")
+	runs := fs.Int("runs", 100, fmt.Sprintf("runs to average (1..%d)", contention.MaxRuns))
+	fs.Int64Var(&c.Seed, "seed", c.Seed, "seed of the lessons' LCG; all runs draw from one stream (0 <= seed < 2^31)")
+	asJSON := fs.Bool("json", false, "print JSON: an object of means (keys time_ms, writes, reads, calls, ...), an array with --all or --sweep")
+	fs.Usage = func() {
+		fmt.Fprint(fs.Output(), `usage: backofflab contention [flags]
+
+Simulates Brooker's optimistic-concurrency experiment: every client reads a
+versioned row and writes it back; a write succeeds only if the version is
+unchanged; a failed client backs off by its policy, reads again and retries
+until it commits. Prints the means over the runs: time until the last commit
+(ms), writes, reads, and calls (what --count counts). The defaults are
+Brooker's parameters.
+
+  backofflab contention --clients 100 --policy full --json
+  backofflab contention --all --set summary
+  backofflab contention --all --sweep --runs 100 --json
+
+flags:
+`)
+		fs.PrintDefaults()
+	}
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			fs.SetOutput(stdout)
+			fs.Usage()
+			return 0
+		}
+		return 2
+	}
+	fail := func(format string, a ...any) int {
+		fmt.Fprintf(stderr, "backofflab contention: "+format+"\n", a...)
+		return 2
+	}
+	if fs.NArg() > 0 {
+		return fail("unexpected argument %q (all settings are flags)", fs.Arg(0))
+	}
+	explicit := map[string]bool{}
+	fs.Visit(func(f *flag.Flag) { explicit[f.Name] = true })
+	switch *set {
+	case "brooker":
+	case "summary":
+		s := contention.Summary(c.Clients, c.Policy)
+		if !explicit["net-sd"] {
+			c.NetSD = s.NetSD
+		}
+		c.Count = s.Count
+	default:
+		return fail("unknown --set %q: want brooker or summary", *set)
+	}
+	switch *count {
+	case "":
+	case "writes":
+		c.Count = contention.Writes
+	case "reads+writes":
+		c.Count = contention.ReadsAndWrites
+	default:
+		return fail("unknown --count %q: want writes or reads+writes", *count)
+	}
+
+	clients, policies := []int{c.Clients}, []string{c.Policy}
+	if *sweep {
+		clients = contention.SweepClients()
+	}
+	if *all {
+		policies = contention.Policies()
+	}
+	means, err := contention.Sweep(c, clients, policies, *runs)
+	if err != nil {
+		return fail("%s", flagError(err, "contention: ", contentionFields))
+	}
+	reports := make([]contentionReport, len(means))
+	for i, m := range means {
+		mc := m.Config
+		reports[i] = contentionReport{
+			Policy: mc.Policy, Clients: mc.Clients, Runs: m.Runs, TimeMs: m.TimeMS(),
+			Writes: m.Writes, Reads: m.Reads, Calls: m.Calls, Counted: mc.Count.String(),
+			BaseMs: ms(mc.Base), CapMs: ms(mc.Cap), FirstExponent: mc.FirstExponent,
+			NetMs: ms(mc.Net), NetSDMs: ms(mc.NetSD), Seed: mc.Seed,
+		}
+	}
+	if *asJSON {
+		var v any = reports
+		if len(reports) == 1 {
+			v = reports[0]
+		}
+		return writeJSON(stdout, stderr, "contention", v)
+	}
+	fmt.Fprintf(stdout, "base %v, cap %v, first window %v, hops |Normal(%v, %v)|, calls = %s; means over %d runs from seed %d\n\n",
+		c.Base, c.Cap, c.Base<<c.FirstExponent, c.Net, c.NetSD, c.Count, *runs, c.Seed)
+	tw := tabwriter.NewWriter(stdout, 0, 0, 2, ' ', tabwriter.AlignRight)
+	fmt.Fprintln(tw, "policy\tclients\ttime ms\twrites\treads\tcalls\t")
+	for _, r := range reports {
+		fmt.Fprintf(tw, "%s\t%d\t%.0f\t%.1f\t%.1f\t%.1f\t\n", r.Policy, r.Clients, r.TimeMs, r.Writes, r.Reads, r.Calls)
+	}
+	tw.Flush()
+	return 0
+}
+
+// writeJSON prints v as indented JSON.
+func writeJSON(stdout, stderr io.Writer, cmd string, v any) int {
+	enc := json.NewEncoder(stdout)
+	enc.SetIndent("", "  ")
+	if err := enc.Encode(v); err != nil {
+		fmt.Fprintf(stderr, "backofflab %s: %v\n", cmd, err)
+		return 1
+	}
+	return 0
+}

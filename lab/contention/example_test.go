@@ -45,3 +45,19 @@ func ExampleConfig_Validate() {
 	// Output:
 	// contention: Cap 2.5ms out of range: want Base (5ms) <= Cap <= 1h0m0s
 }
+
+// Curves turns a sweep into one line per policy for a chart of calls (or
+// time) against the number of clients.
+func ExampleCurves() {
+	ms, err := contention.Sweep(contention.Brooker(0, ""), []int{10, 20, 30}, []string{"exponential", "full"}, 5)
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	for _, c := range contention.Curves(ms) {
+		fmt.Printf("%-11s x=%v calls=%.0f\n", c.Policy, c.Clients, c.Calls)
+	}
+	// Output:
+	// exponential x=[10 20 30] calls=[50 150 286]
+	// full        x=[10 20 30] calls=[41 99 173]
+}

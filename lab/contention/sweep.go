@@ -119,3 +119,32 @@ func Sweep(base Config, clients []int, policies []string, runs int) ([]Mean, err
 	wg.Wait()
 	return out, nil
 }
+
+// Curve is one policy's line through a sweep, ready to plot against the
+// client count.
+type Curve struct {
+	Policy  string
+	Clients []float64 // x: client counts
+	Calls   []float64 // mean calls per run
+	TimeMS  []float64 // mean time until the last commit, in ms
+}
+
+// Curves splits a sweep's means into one Curve per policy, policies in the
+// order they first appear and points in the order of ms.
+func Curves(ms []Mean) []Curve {
+	var out []Curve
+	index := map[string]int{}
+	for _, m := range ms {
+		i, ok := index[m.Config.Policy]
+		if !ok {
+			i = len(out)
+			index[m.Config.Policy] = i
+			out = append(out, Curve{Policy: m.Config.Policy})
+		}
+		c := &out[i]
+		c.Clients = append(c.Clients, float64(m.Config.Clients))
+		c.Calls = append(c.Calls, m.Calls)
+		c.TimeMS = append(c.TimeMS, m.TimeMS())
+	}
+	return out
+}

@@ -64,3 +64,23 @@ func ExampleResult_timeline() {
 	// t=18s  offered  2431/s  goodput    0/s  queue 13088
 	// t=19s  offered  2371/s  goodput    0/s  queue 14459
 }
+
+// Columns gives the timeline as one slice per quantity, the shape chart
+// packages want.
+func ExampleResult_Columns() {
+	c := overload.Default().WithBudget()
+	c.Sample = 10 * time.Second
+	r, err := overload.Run(c)
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	col := r.Columns()
+	fmt.Println("t (s):    ", col.T)
+	fmt.Printf("goodput/s: %.0f\n", col.Goodput)
+	fmt.Println("queue:    ", col.Queue)
+	// Output:
+	// t (s):     [0 10 20 30 40 50]
+	// goodput/s: [792 0 80 864 814 799]
+	// queue:     [3 1727 676 1 8 0]
+}

@@ -418,3 +418,27 @@ func ratio(a, b int) float64 {
 	}
 	return float64(a) / float64(b)
 }
+
+// Columns is a timeline split into one slice per quantity, ready to plot
+// against T.
+type Columns struct {
+	T                                                     []float64 // start of each sample, in seconds
+	Arrivals, Offered, Goodput, Wasted, Refused, Capacity []float64 // per second
+	Queue                                                 []float64 // entries at the end of the sample
+}
+
+// Columns returns r's timeline as columns.
+func (r Result) Columns() Columns {
+	n := len(r.Timeline)
+	c := Columns{}
+	for _, s := range []*[]float64{&c.T, &c.Arrivals, &c.Offered, &c.Goodput, &c.Wasted, &c.Refused, &c.Capacity, &c.Queue} {
+		*s = make([]float64, n)
+	}
+	for i, p := range r.Timeline {
+		c.T[i] = p.Start.Seconds()
+		c.Arrivals[i], c.Offered[i], c.Goodput[i] = p.Arrivals, p.Offered, p.Goodput
+		c.Wasted[i], c.Refused[i], c.Capacity[i] = p.Wasted, p.Refused, p.Capacity
+		c.Queue[i] = float64(p.Queue)
+	}
+	return c
+}

@@ -73,7 +73,7 @@ func runOverload(args []string, stdout, stderr io.Writer) int {
 	fs.DurationVar(&c.DipStart, "dip-start", c.DipStart, "start of the capacity dip (0..duration)")
 	fs.DurationVar(&c.DipEnd, "dip-end", c.DipEnd, "end of the capacity dip (dip-start..duration; = dip-start for no dip)")
 	fs.Float64Var(&c.DipCapacity, "dip-capacity", c.DipCapacity, "fraction of capacity left during the dip (0..1)")
-	fs.IntVar(&c.MaxAttempts, "attempts", c.MaxAttempts, fmt.Sprintf("attempts per request, the first included (1..%d)", overload.MaxAttempts))
+	fs.IntVar(&c.MaxAttempts, "attempts", c.MaxAttempts, fmt.Sprintf("attempts per request, the first included (1..%d)", overload.MaxAttemptsLimit))
 	useBudget := fs.Bool("budget", false, "retry budget: retries at most --budget-ratio of the requests in the window")
 	bud := *overload.Default().WithBudget().Budget
 	fs.Float64Var(&bud.Ratio, "budget-ratio", bud.Ratio, "budget: retries per request allowed (0 < ratio <= 1); implies --budget")

@@ -12,17 +12,17 @@ import (
 
 // Limits on a Config. They keep a run's work and memory bounded: at most
 // MaxTicks ticks and MaxRequests expected requests, each with at most
-// MaxAttempts attempts.
+// MaxAttemptsLimit attempts.
 const (
-	MinTick     = 100 * time.Microsecond
-	MaxTick     = time.Second
-	MaxDuration = time.Hour
-	MaxTicks    = 1_000_000
-	MaxRate     = 1e5
-	MaxRequests = 1e6
-	MaxCapacity = 1e6
-	MaxAttempts = 10
-	MaxPacing   = time.Hour
+	MinTick          = 100 * time.Microsecond
+	MaxTick          = time.Second
+	MaxDuration      = time.Hour
+	MaxTicks         = 1_000_000
+	MaxRate          = 1e5
+	MaxRequests      = 1e6
+	MaxCapacity      = 1e6
+	MaxAttemptsLimit = 10
+	MaxPacing        = time.Hour
 )
 
 // Config describes one run. Start from [Default] and change what you study.
@@ -48,7 +48,7 @@ type Config struct {
 	// DipCapacity is the fraction of Capacity left during the dip, in [0, 1].
 	DipCapacity float64
 	// MaxAttempts is the number of attempts a request may make, the first
-	// included, in [1, MaxAttempts]. The SRE book's advice is 3.
+	// included, in [1, MaxAttemptsLimit]. The SRE book's advice is 3.
 	MaxAttempts int
 	// Budget, if not nil, is the retry budget every retry must fit.
 	Budget *budget.Config
@@ -148,8 +148,8 @@ func (c Config) Validate() error {
 		return bad("DipEnd", c.DipEnd, fmt.Sprintf("DipStart (%v) <= DipEnd <= Duration (%v)", c.DipStart, c.Duration))
 	case !(c.DipCapacity >= 0 && c.DipCapacity <= 1):
 		return bad("DipCapacity", c.DipCapacity, "0 <= DipCapacity <= 1")
-	case c.MaxAttempts < 1 || c.MaxAttempts > MaxAttempts:
-		return bad("MaxAttempts", c.MaxAttempts, fmt.Sprintf("1 <= MaxAttempts <= %d", MaxAttempts))
+	case c.MaxAttempts < 1 || c.MaxAttempts > MaxAttemptsLimit:
+		return bad("MaxAttempts", c.MaxAttempts, fmt.Sprintf("1 <= MaxAttempts <= %d", MaxAttemptsLimit))
 	case c.Sample < c.Tick || c.Sample > c.Duration || c.Sample%c.Tick != 0:
 		return bad("Sample", c.Sample, fmt.Sprintf("a whole number of ticks (%v) in [Tick, Duration (%v)]", c.Tick, c.Duration))
 	case c.Seed < 0 || c.Seed >= lcg.Modulus:

@@ -137,14 +137,9 @@ func TestInteractiveChartDrawsOffline(t *testing.T) {
 	)
 	actx, cancelAlloc := chromedp.NewExecAllocator(context.Background(), opts...)
 	defer cancelAlloc()
-	ctx, cancel := chromedp.NewContext(actx)
-	defer cancel()
-	ctx, cancelTimeout := context.WithTimeout(ctx, 90*time.Second)
-	defer cancelTimeout()
-
 	var mu sync.Mutex
 	var scriptErrors, offHost []string
-	chromedp.ListenTarget(ctx, func(ev any) {
+	ctx, cancel := chromedp.NewContext(actx, chromedp.WithListener(func(ev any) {
 		mu.Lock()
 		defer mu.Unlock()
 		switch ev := ev.(type) {
@@ -161,7 +156,10 @@ func TestInteractiveChartDrawsOffline(t *testing.T) {
 				offHost = append(offHost, ev.Request.URL)
 			}
 		}
-	})
+	}))
+	defer cancel()
+	ctx, cancelTimeout := context.WithTimeout(ctx, 90*time.Second)
+	defer cancelTimeout()
 
 	page := base + "notebooks/" + notebookWithInteractiveChart + "?token=" + token
 	// A chart has drawn when its echarts canvas holds pixels that are not transparent.
@@ -178,19 +176,21 @@ func TestInteractiveChartDrawsOffline(t *testing.T) {
 		}
 		return best;
 	})()`
-	var pixels int
-	err := chromedp.Run(ctx,
-		network.Enable(),
+	err := chromedp.Do(ctx,
 		chromedp.Navigate(page),
-		chromedp.WaitVisible(`#notebook-container`, chromedp.ByQuery),
-		chromedp.Poll(drawnPixels+` > 1000`, nil, chromedp.WithPollingTimeout(45*time.Second)),
-		chromedp.Evaluate(drawnPixels, &pixels),
+		chromedp.WaitVisible(`#notebook-container`),
 	)
+	if err == nil {
+		_, err = chromedp.Run(ctx, chromedp.Poll[bool](drawnPixels+` > 1000`, chromedp.WithPollingTimeout(45*time.Second)))
+	}
+	var pixels int
+	if err == nil {
+		pixels, err = chromedp.Run(ctx, chromedp.Evaluate[int](drawnPixels))
+	}
 	mu.Lock()
 	defer mu.Unlock()
 	if err != nil {
-		var text string
-		_ = chromedp.Run(ctx, chromedp.Evaluate(`Array.from(document.querySelectorAll('.output_area')).map(e => e.innerText).join('\n---\n')`, &text))
+		text, _ := chromedp.Run(ctx, chromedp.Evaluate[string](`Array.from(document.querySelectorAll('.output_area')).map(e => e.innerText).join('\n---\n')`))
 		t.Fatalf("no interactive chart drew on %s: %v\nscript errors: %q\noutputs as shown:\n%s", notebookWithInteractiveChart, err, scriptErrors, text)
 	}
 	t.Logf("interactive chart drew %d non-transparent pixels", pixels)

@@ -122,6 +122,13 @@ func TestInteractiveChartDrawsOffline(t *testing.T) {
 		t.Skip("starts Jupyter and Chromium; run without -short")
 	}
 	browser := chromium(t)
+	// The saved outputs are this repository's own: trust them, as scripts/setup does, so the server
+	// runs their scripts (the notebook may have been rebuilt since set-up ran).
+	trust := exec.Command(filepath.Join(repoRoot(t), "scripts", "trust-notebooks"),
+		filepath.Join(repoRoot(t), "notebooks", notebookWithInteractiveChart))
+	if out, err := trust.CombinedOutput(); err != nil {
+		t.Fatalf("scripts/trust-notebooks: %v\n%s", err, out)
+	}
 	base, token := startJupyter(t)
 
 	opts := append(chromedp.DefaultExecAllocatorOptions[:],

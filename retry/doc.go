@@ -1,0 +1,40 @@
+// Package retry retries operations and HTTP requests the way the Backoff Lab
+// lessons recommend, by default:
+//
+//   - Full jitter. Each wait is drawn uniformly from [0, min(cap, base·2ⁿ)),
+//     on the first retry as well as at the cap, so clients that failed
+//     together do not retry together (DefaultPolicy: base 100 ms, cap 10 s;
+//     any lab/schedule Policy can replace it).
+//   - An attempt limit: three attempts per call, the SRE book's figure.
+//   - A deadline check before every sleep. When the wait plus a worst-case
+//     attempt would end after the context's deadline, the call gives up at
+//     once with ErrDeadline instead of sleeping into a deadline nobody can
+//     meet.
+//   - A retry budget (lab/budget) shared by every call through one Retrier
+//     or Transport: retries stay under 10 % of recent requests, so a
+//     dependency that is down sees at most about 1.1 times its normal load
+//     from this client, not three times.
+//   - A circuit breaker (lab/breaker) that opens after consecutive failures
+//     and then refuses at once, without touching the network, for a jittered
+//     open time, so a fleet does not probe the dependency in step.
+//   - Server pacing as a floor. A Retry-After header (or an error wrapped by
+//     After) sets the least the next wait may be; the policy's jittered wait
+//     is added on top, so clients told the same number do not return on the
+//     same millisecond. A request to wait longer than MaxRetryAfter, or
+//     past the deadline, makes the call give up instead.
+//
+// Retrier.Do retries any func(context.Context) error. Transport is an
+// http.RoundTripper that retries only what is safe to repeat: the
+// idempotent methods of RFC 9110 (GET, HEAD, OPTIONS, TRACE, PUT, DELETE) and
+// requests carrying an Idempotency-Key header, and only when the body can be
+// replayed (no body, or Request.GetBody set). It retries connection errors and
+// the statuses 429, 502, 503 and 504 (configurable), closes every response
+// body it discards, and keeps one breaker per host.
+//
+// Observer receives an Event for every attempt, retry, refusal and breaker
+// change; Counters is a ready-made Observer that counts them.
+//
+// Budgets and breakers are shared state: they work because many calls see
+// the same one. Make one Retrier or Transport per dependency and keep it.
+// The package-level Do is stateless, so it has neither.
+package retry

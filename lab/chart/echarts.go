@@ -381,10 +381,10 @@ func trimFloat(x float64) string {
 // (stacked layers), a tooltip per slot, a legend for named layers, zooming
 // on the time axis, the annotations as mark lines and areas.
 func (h Histogram) HTML() (string, error) {
-	layers, err := h.layers()
-	if err != nil {
+	if _, err := h.Plot(); err != nil { // the same checks as the static figure
 		return "", err
 	}
+	layers, _ := h.layers()
 	n := len(layers[0].Counts)
 	start, slot := h.Start.Seconds(), h.Slot.Seconds()
 	labels := make([]string, n)
@@ -451,7 +451,7 @@ func identity(x float64) interface{} { return x }
 // series with a legend to hide and show them, a tooltip, zooming on the x
 // axis, the annotations as mark lines and areas.
 func (l Lines) HTML() (string, error) {
-	if err := l.check(); err != nil {
+	if _, err := l.Plot(); err != nil { // the same checks as the static figure
 		return "", err
 	}
 	line := charts.NewLine()
@@ -486,7 +486,7 @@ func (l Lines) HTML() (string, error) {
 // per series with a legend to hide and show them, a tooltip per mark,
 // zooming on the x axis, the annotations as mark lines and areas.
 func (s Scatter) HTML() (string, error) {
-	if err := s.check(); err != nil {
+	if _, err := s.Plot(); err != nil { // the same checks as the static figure
 		return "", err
 	}
 	sc := charts.NewScatter()

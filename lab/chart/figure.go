@@ -198,6 +198,11 @@ func drawPanels(c draw.Canvas, title string, shareY bool, panels ...Panel) error
 			shareRange(plots, func(p *plot.Plot) *plot.Axis { return &p.Y })
 		}
 	}
+	for i, p := range plots {
+		if err := checkRanges(p); err != nil {
+			return fmt.Errorf("%w (panel %d)", err, i)
+		}
+	}
 
 	if title != "" {
 		sty := text.Style{Color: color.Black, Font: font.From(titleFont, 13), XAlign: draw.XCenter, YAlign: draw.YTop, Handler: plot.DefaultTextHandler}
@@ -237,11 +242,11 @@ func drawPanels(c draw.Canvas, title string, shareY bool, panels ...Panel) error
 	for i, p := range plots {
 		grid[i] = []*plot.Plot{p}
 	}
-	canvases := alignSafely(grid, tiles, plotArea)
+	canvases, err := alignSafely(grid, tiles, plotArea)
+	if err != nil {
+		return err
+	}
 	for i, p := range plots {
-		if canvases == nil {
-			return errors.New("chart: the figure is too small for its panels")
-		}
 		p.Draw(canvases[i][0])
 		if legendWidth > 0 {
 			lc := canvases[i][0]
@@ -254,15 +259,43 @@ func drawPanels(c draw.Canvas, title string, shareY bool, panels ...Panel) error
 	return nil
 }
 
-// alignSafely is plot.Align, which panics on a canvas too small for the
-// axes; it returns nil instead.
-func alignSafely(grid [][]*plot.Plot, t draw.Tiles, c draw.Canvas) (out [][]draw.Canvas) {
+// alignSafely is plot.Align, which panics when it cannot lay out the
+// plots (a canvas too small for the axes, say); it returns an error instead.
+func alignSafely(grid [][]*plot.Plot, t draw.Tiles, c draw.Canvas) (out [][]draw.Canvas, err error) {
 	defer func() {
-		if recover() != nil {
-			out = nil
+		if r := recover(); r != nil {
+			out, err = nil, fmt.Errorf("chart: cannot lay out the figure: %v", r)
 		}
 	}()
-	return plot.Align(grid, t, c)
+	return plot.Align(grid, t, c), nil
+}
+
+// checkRanges refuses axis ranges gonum/plot cannot draw (an infinite or
+// overflowing span would never finish placing ticks) and widens a
+// one-value range on a logarithmic axis, which gonum/plot cannot scale.
+func checkRanges(p *plot.Plot) error {
+	for _, ax := range []struct {
+		name string
+		a    *plot.Axis
+	}{{"x", &p.X}, {"y", &p.Y}} {
+		a := ax.a
+		if math.IsInf(a.Min, 1) && math.IsInf(a.Max, -1) {
+			continue // nothing on this axis: gonum/plot picks a range
+		}
+		if !finite(a.Min) || !finite(a.Max) || !finite(a.Max-a.Min) {
+			return fmt.Errorf("chart: the %s range [%g, %g] is too wide to draw", ax.name, a.Min, a.Max)
+		}
+		if a.Min == a.Max {
+			if _, log := a.Scale.(plot.LogScale); log && a.Min > 0 {
+				a.Min, a.Max = a.Min/math.Sqrt(10), a.Max*math.Sqrt(10)
+			} else {
+				// gonum/plot widens by ±1, which is nothing next to 1e117.
+				d := math.Max(1, math.Abs(a.Min)/10)
+				a.Min, a.Max = a.Min-d, a.Max+d
+			}
+		}
+	}
+	return nil
 }
 
 // shareRange sets the axis picked by pick to the union of its ranges.

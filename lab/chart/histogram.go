@@ -144,7 +144,7 @@ func (h Histogram) Plot() (*plot.Plot, error) {
 	}
 	a.addLines(p)
 	fitY(p, h.YMax)
-	return p, nil
+	return p, checkRanges(p)
 }
 
 // Draw draws the histogram on c.

@@ -173,7 +173,7 @@ func (l Lines) Plot() (*plot.Plot, error) {
 	} else if l.YMax > 0 {
 		p.Y.Max = l.YMax
 	}
-	return p, nil
+	return p, checkRanges(p)
 }
 
 // Draw draws the lines on c.
@@ -252,7 +252,7 @@ func (s Scatter) Plot() (*plot.Plot, error) {
 	}
 	a.addLines(p)
 	fitY(p, s.YMax)
-	return p, nil
+	return p, checkRanges(p)
 }
 
 // Draw draws the scatter plot on c.

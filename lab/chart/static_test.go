@@ -254,3 +254,40 @@ func BenchmarkHistogramSVG200Slots(b *testing.B) {
 		}
 	}
 }
+
+// Ranges gonum/plot cannot draw used to hang it while placing ticks; they
+// must be errors, and the odd but drawable ones must draw.
+func TestExtremeValuesDrawOrFail(t *testing.T) {
+	cases := []struct {
+		name    string
+		f       Figure
+		wantErr string // "" for success
+	}{
+		{"huge counts", Histogram{Slot: time.Second, Counts: []float64{1e308, 1e308}}, ""},
+		{"overflowing stack", Histogram{Slot: time.Second, Layers: []Layer{{Counts: []float64{1e308}}, {Counts: []float64{1e308}}}}, "y range"},
+		{"overflowing span", Lines{Series: []Series{{X: []float64{-1e308, 1e308}, Y: []float64{0, 1}}}}, "x range"},
+		{"1 ns slots", Histogram{Slot: 1, Counts: []float64{1, 2}}, ""},
+		{"huge slots", Histogram{Slot: time.Duration(1 << 62), Counts: []float64{1, 2, 3, 4}}, ""},
+		{"all zero", Histogram{Slot: time.Second, Counts: []float64{0, 0}}, ""},
+		{"one point", Lines{Series: []Series{{X: []float64{1}, Y: []float64{1}}}}, ""},
+		{"one point, log axes", Lines{LogX: true, LogY: true, Series: []Series{{X: []float64{1}, Y: []float64{1}}}}, ""},
+		{"one huge x", Lines{Series: []Series{{X: []float64{1e117}, Y: []float64{1}}}}, ""},
+		{"huge x one ulp apart", Lines{Series: []Series{{X: []float64{1e117, math.Nextafter(1e117, 2e117)}, Y: []float64{1, 2}}}}, ""},
+		{"subnormal", Scatter{Series: []Series{{X: []float64{0, 5e-324}, Y: []float64{0, 5e-324}}}}, ""},
+	}
+	for _, c := range cases {
+		done := make(chan error, 1)
+		go func() { _, err := PNG(c.f); done <- err }()
+		select {
+		case err := <-done:
+			switch {
+			case c.wantErr == "" && err != nil:
+				t.Errorf("%s: %v", c.name, err)
+			case c.wantErr != "" && (err == nil || !strings.Contains(err.Error(), c.wantErr)):
+				t.Errorf("%s: error %v, want one about %q", c.name, err, c.wantErr)
+			}
+		case <-time.After(10 * time.Second):
+			t.Fatalf("%s: rendering did not finish in 10 s", c.name)
+		}
+	}
+}

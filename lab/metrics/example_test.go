@@ -46,3 +46,24 @@ func ExampleHistogram_Rebin() {
 	// Output:
 	// [3 7 5] 35/s (7 in 200ms at 200ms)
 }
+
+// A server that takes at most 240 requests per 200 ms slot (1200/s) serves
+// the first part of each slot's arrivals and has to refuse the rest.
+func ExampleHistogram_Clip() {
+	arrivals := metrics.Histogram{Slot: 200 * time.Millisecond, Counts: []int{0, 615, 300, 120}}
+	served, refused, _ := arrivals.Clip(240)
+	fmt.Println("served: ", served.Counts, served.Total())
+	fmt.Println("refused:", refused.Counts, refused.Total())
+	// Output:
+	// served:  [0 240 240 120] 600
+	// refused: [0 375 60 0] 435
+}
+
+// The same measurement repeated: mean ± standard deviation, then the count
+// and the range.
+func ExampleSpreadOf() {
+	peaks := []float64{925, 880, 990, 941, 902}
+	fmt.Println(metrics.SpreadOf(peaks))
+	// Output:
+	// 928 ± 42 (n = 5, 880 to 990)
+}

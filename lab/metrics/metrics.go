@@ -142,6 +142,23 @@ func (h Histogram) Rebin(slot time.Duration) (Histogram, error) {
 	return out, nil
 }
 
+// Clip splits the histogram at a per-slot limit: kept holds min(count,
+// limit) of every slot and excess the rest, so the two add up to h slot by
+// slot. It answers what a server that takes at most limit events per slot
+// serves and what it has to turn away. The limit must not be negative.
+func (h Histogram) Clip(limit int) (kept, excess Histogram, err error) {
+	if limit < 0 {
+		return Histogram{}, Histogram{}, fmt.Errorf("metrics: limit %d out of range: want limit >= 0", limit)
+	}
+	kept = Histogram{Slot: h.Slot, Counts: make([]int, len(h.Counts))}
+	excess = Histogram{Slot: h.Slot, Counts: make([]int, len(h.Counts))}
+	for k, c := range h.Counts {
+		kept.Counts[k] = min(c, limit)
+		excess.Counts[k] = c - kept.Counts[k]
+	}
+	return kept, excess, nil
+}
+
 // Peak is the fullest slot of a histogram: the count in it and the slot
 // width it was counted at. A peak rate means nothing without its width.
 type Peak struct {

@@ -68,9 +68,8 @@ func average(run runner, c Config, seeds int, traced bool) (Summary, []*Trace, e
 	if c.Seed >= 0 && c.Seed+int64(seeds)-1 > math.MaxInt32 {
 		return Summary{}, nil, fmt.Errorf("cohort: seeds %d from seed %d out of range: want seed + seeds - 1 < 2^31", seeds, c.Seed)
 	}
-	s := Summary{Seeds: seeds, Runs: make([]Result, 0, seeds)}
+	runs := make([]Result, 0, seeds)
 	var traces []*Trace
-	var finish, idle, recovery time.Duration
 	for i := range seeds {
 		ci := c
 		ci.Seed = c.Seed + int64(i)
@@ -81,7 +80,16 @@ func average(run runner, c Config, seeds int, traced bool) (Summary, []*Trace, e
 		if traced {
 			traces = append(traces, tr)
 		}
-		s.Runs = append(s.Runs, r)
+		runs = append(runs, r)
+	}
+	return summarize(runs), traces, nil
+}
+
+// summarize returns the means of runs (at least one).
+func summarize(runs []Result) Summary {
+	s := Summary{Seeds: len(runs), Runs: runs}
+	var finish, idle, recovery time.Duration
+	for i, r := range runs {
 		finish += r.Finish
 		idle += r.Idle
 		recovery += r.Recovery
@@ -97,7 +105,7 @@ func average(run runner, c Config, seeds int, traced bool) (Summary, []*Trace, e
 		}
 		s.UnfinishedMax = max(s.UnfinishedMax, r.Unfinished)
 	}
-	n := float64(seeds)
+	n := float64(len(runs))
 	s.FinishMs = ms(finish) / n
 	s.IdleMs = ms(idle) / n
 	s.RecoveryMs = ms(recovery) / n
@@ -107,7 +115,7 @@ func average(run runner, c Config, seeds int, traced bool) (Summary, []*Trace, e
 	for _, f := range []*float64{&s.Calls, &s.CallsOutage, &s.CallsRecovery, &s.Admitted, &s.PeakPer100ms, &s.PeakPerMs, &s.Unfinished} {
 		*f /= n
 	}
-	return s, traces, nil
+	return s
 }
 
 // ms returns d in milliseconds.

@@ -59,20 +59,6 @@ func capRow(t *testing.T, rows []CapRow, policy string, cap time.Duration) Summa
 	return Summary{}
 }
 
-// meanSE returns the mean of xs and the standard error of that mean.
-func meanSE(xs []float64) (mean, se float64) {
-	n := float64(len(xs))
-	for _, x := range xs {
-		mean += x
-	}
-	mean /= n
-	var ss float64
-	for _, x := range xs {
-		ss += (x - mean) * (x - mean)
-	}
-	return mean, math.Sqrt(ss/(n-1)) / math.Sqrt(n)
-}
-
 // near checks a jittered claim on f over runs: |mean − want| <= half +
 // 3·√2·SE, with the computed tolerance itself at most maxTol.
 func near(t *testing.T, label string, runs []Result, f func(Result) float64, want, half, maxTol float64) {

@@ -1,0 +1,147 @@
+package cohort
+
+import (
+	"bytes"
+	"math"
+	"strings"
+	"testing"
+)
+
+func TestMeanSE(t *testing.T) {
+	for _, c := range []struct {
+		xs       []float64
+		mean, se float64
+	}{
+		{nil, 0, 0},
+		{[]float64{7}, 7, 0},
+		{[]float64{1, 2, 3, 4}, 2.5, math.Sqrt(5.0/3) / 2}, // sample variance 5/3, √4 = 2
+		{[]float64{5, 5, 5}, 5, 0},
+	} {
+		mean, se := meanSE(c.xs)
+		if math.Abs(mean-c.mean) > 1e-12 || math.Abs(se-c.se) > 1e-12 {
+			t.Errorf("meanSE(%v) = %v, %v; want %v, %v", c.xs, mean, se, c.mean, c.se)
+		}
+	}
+}
+
+func TestSummaryMeanSE(t *testing.T) {
+	l := DefaultLineup()
+	// Flat retry has no randomness: every seed finishes at 4.52 s.
+	flat, err := Average(Main(l[4].Policy), 5)
+	if err != nil {
+		t.Fatal(err)
+	}
+	mean, se := flat.MeanSE(func(r Result) float64 { return r.Finish.Seconds() })
+	if mean != 4.52 || se != 0 {
+		t.Errorf("flat finish = %v ± %v, want 4.52 ± 0", mean, se)
+	}
+	// Full jitter varies from seed to seed; the mean agrees with FinishMs.
+	full, err := Average(Main(l[1].Policy), 10)
+	if err != nil {
+		t.Fatal(err)
+	}
+	mean, se = full.MeanSE(func(r Result) float64 { return float64(r.Finish.Milliseconds()) })
+	if math.Abs(mean-full.FinishMs) > 1e-9 || se <= 0 || se > 1000 {
+		t.Errorf("full finish = %v ± %v ms, want %v ± a positive SE under 1 s", mean, se, full.FinishMs)
+	}
+}
+
+func TestScoreboard(t *testing.T) {
+	b, err := NewBoard(Main(nil), DefaultLineup())
+	if err != nil {
+		t.Fatal(err)
+	}
+	rows := b.Scoreboard()
+	if len(rows) != len(PolicyNames) {
+		t.Fatalf("%d rows, want %d", len(rows), len(PolicyNames))
+	}
+	for i, r := range rows {
+		res := b.Results[i]
+		if r.Policy != PolicyNames[i] || r.Seeds != 1 || r.FinishMs != ms(res.Finish) || r.Calls != float64(res.Calls) ||
+			r.IdleMs != ms(res.Idle) || r.Admitted != 60 || r.PeakPer100ms != float64(res.PeakPer100ms) {
+			t.Errorf("row %d = %+v, want the run %+v", i, r.Summary, res)
+		}
+	}
+	var out bytes.Buffer
+	if err := WriteRows(&out, rows); err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(strings.TrimSuffix(out.String(), "\n"), "\n")
+	if len(lines) != 7 || lines[6] != "(one run)" {
+		t.Fatalf("scoreboard:\n%s", out.String())
+	}
+	// One run's counts print without decimals.
+	if f := strings.Fields(lines[1]); f[0] != "exponential" || f[1] != "25.62" || f[2] != "556" || f[5] != "60" {
+		t.Errorf("exponential line %q", lines[1])
+	}
+}
+
+func TestWriteRows(t *testing.T) {
+	rows, err := Table(Main(nil), DefaultLineup(), 3)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out bytes.Buffer
+	if err := WriteRows(&out, rows); err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(strings.TrimSuffix(out.String(), "\n"), "\n")
+	if len(lines) != 7 || lines[6] != "(means over 3 seeds)" {
+		t.Fatalf("table:\n%s", out.String())
+	}
+	head := strings.Fields(lines[0])
+	if head[0] != "policy" || head[1] != "finish" || head[len(head)-1] != "unfinished" {
+		t.Errorf("header %q", lines[0])
+	}
+	// Columns line up: every line has the same length.
+	for i, l := range lines[:6] {
+		if len(l) != len(lines[0]) {
+			t.Errorf("line %d is %d wide, header %d:\n%s", i, len(l), len(lines[0]), out.String())
+		}
+	}
+	if f := strings.Fields(lines[5]); f[0] != "flat" || f[1] != "4.52" || f[2] != "2252.0" || f[3] != "1800.0" {
+		t.Errorf("flat line %q", lines[5])
+	}
+	out.Reset()
+	if err := WriteRows(&out, nil); err != nil || len(strings.Split(out.String(), "\n")) != 2 {
+		t.Errorf("no rows: %q, %v; want the header only", out.String(), err)
+	}
+}
+
+func TestWriteCapRows(t *testing.T) {
+	rows, err := CapTable(Main(nil), DefaultCaps[:2], 2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out bytes.Buffer
+	if err := WriteCapRows(&out, rows); err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(strings.TrimSuffix(out.String(), "\n"), "\n")
+	if len(lines) != 10 || !strings.HasPrefix(strings.TrimSpace(lines[0]), "cap    policy") {
+		t.Fatalf("cap table:\n%s", out.String())
+	}
+	// Exponential capped at 100 ms is flat retry every 100 ms.
+	if f := strings.Fields(lines[1]); f[0] != "100ms" || f[1] != "exponential" || f[2] != "4.52" || f[3] != "2252.0" {
+		t.Errorf("first line %q", lines[1])
+	}
+	if f := strings.Fields(lines[5]); f[0] != "200ms" || f[1] != "exponential" || f[2] != "4.62" {
+		t.Errorf("fifth line %q", lines[5])
+	}
+}
+
+type failWriter struct{}
+
+func (failWriter) Write([]byte) (int, error) { return 0, errWrite }
+
+var errWrite = bytes.ErrTooLarge
+
+func TestWriteRowsReportsWriteErrors(t *testing.T) {
+	rows, err := Table(Main(nil), DefaultLineup()[:1], 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := WriteRows(failWriter{}, rows); err != errWrite {
+		t.Errorf("WriteRows to a failing writer: %v, want %v", err, errWrite)
+	}
+}

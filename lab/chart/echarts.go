@@ -414,7 +414,12 @@ func (h Histogram) HTML() (string, error) {
 		for i, c := range l.Counts {
 			data[i] = opts.BarData{Value: c}
 		}
-		bar.AddSeries(l.Name, data, charts.WithBarChartOpts(opts.BarChart{Stack: "slots", BarCategoryGap: "5%"}))
+		bar.AddSeries(l.Name, data, charts.WithBarChartOpts(opts.BarChart{Stack: "slots", BarCategoryGap: "5%"}),
+			charts.WithSeriesOpts(func(s *charts.SingleSeries) {
+				if n > 2000 && len(layers) == 1 { // echarts' large mode: many bars, quickly (unstacked only)
+					s.Large = opts.Bool(true)
+				}
+			}))
 	}
 	bar.Validate()
 	toSlot := func(x float64) interface{} {

@@ -168,16 +168,43 @@ type bars struct {
 
 func (b *bars) Plot(c draw.Canvas, p *plot.Plot) {
 	trX, trY := p.Transforms(&c)
+	// Slots narrower than a pixel are merged into one bar per pixel column
+	// that spans the column's extremes, so a one-slot spike stays visible
+	// and a 40 000-slot histogram draws a few hundred rectangles.
+	const pixel = vg.Length(72.0 / DPI)
+	fill := func(x0, x1 vg.Length, lo, hi float64) {
+		if hi <= lo {
+			return
+		}
+		// Snap to whole pixels: crisp edges, no faint antialiased slivers.
+		x0 = vg.Length(math.Floor(float64(x0/pixel))) * pixel
+		x1 = max(vg.Length(math.Ceil(float64(x1/pixel)))*pixel, x0+pixel)
+		y0, y1 := trY(lo), trY(hi)
+		c.FillPolygon(b.color, []vg.Point{{X: x0, Y: y0}, {X: x1, Y: y0}, {X: x1, Y: y1}, {X: x0, Y: y1}})
+	}
+	var (
+		open   bool
+		gx0    vg.Length
+		gx1    vg.Length
+		lo, hi float64
+	)
 	for j := range b.top {
+		x0, x1 := trX(b.start+float64(j)*b.width), trX(b.start+float64(j+1)*b.width)
 		if b.top[j] <= b.base[j] {
 			continue
 		}
-		x0, x1 := trX(b.start+float64(j)*b.width), trX(b.start+float64(j+1)*b.width)
-		y0, y1 := trY(b.base[j]), trY(b.top[j])
-		if x1-x0 < vg.Points(0.75) { // keep very narrow slots visible
-			x1 = x0 + vg.Points(0.75)
+		if open && x0-gx0 < pixel {
+			gx1 = max(gx1, x1)
+			lo, hi = math.Min(lo, b.base[j]), math.Max(hi, b.top[j])
+			continue
 		}
-		c.FillPolygon(b.color, []vg.Point{{X: x0, Y: y0}, {X: x1, Y: y0}, {X: x1, Y: y1}, {X: x0, Y: y1}})
+		if open {
+			fill(gx0, gx1, lo, hi)
+		}
+		open, gx0, gx1, lo, hi = true, x0, x1, b.base[j], b.top[j]
+	}
+	if open {
+		fill(gx0, gx1, lo, hi)
 	}
 }
 

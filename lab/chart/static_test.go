@@ -291,3 +291,33 @@ func TestExtremeValuesDrawOrFail(t *testing.T) {
 		}
 	}
 }
+
+// A one-slot spike among 40 000 one-millisecond slots is narrower than a
+// pixel; it must still be drawn at full height.
+func TestNarrowSpikeStaysVisible(t *testing.T) {
+	counts := make([]float64, 40000)
+	counts[12345] = 600
+	b, err := Histogram{Slot: time.Millisecond, Counts: counts}.PNG()
+	if err != nil {
+		t.Fatal(err)
+	}
+	img, err := png.Decode(bytes.NewReader(b))
+	if err != nil {
+		t.Fatal(err)
+	}
+	blue := Color(0)
+	r := img.Bounds()
+	found := 0
+	for _, y := range []int{r.Dy() / 3, r.Dy() / 2} { // rows well inside the spike's height
+		for x := range r.Dx() {
+			cr, cg, cb, _ := img.At(x, y).RGBA()
+			if uint8(cr>>8) == blue.R && uint8(cg>>8) == blue.G && uint8(cb>>8) == blue.B {
+				found++
+				break
+			}
+		}
+	}
+	if found != 2 {
+		t.Errorf("the spike is missing from %d of 2 sampled rows", 2-found)
+	}
+}

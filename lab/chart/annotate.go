@@ -129,6 +129,7 @@ func dashed() draw.LineStyle {
 
 type hLinePlotter HLine
 
+// Plot draws the dashed line and its label.
 func (h hLinePlotter) Plot(c draw.Canvas, p *plot.Plot) {
 	_, trY := p.Transforms(&c)
 	y := trY(h.Y)
@@ -144,6 +145,7 @@ func (h hLinePlotter) Plot(c draw.Canvas, p *plot.Plot) {
 	c.FillText(annotationText(draw.XRight, draw.YBottom), vg.Point{X: c.Max.X - vg.Points(3), Y: y + vg.Points(2)}, h.Label)
 }
 
+// DataRange makes room for the line on the y axis only.
 func (h hLinePlotter) DataRange() (xmin, xmax, ymin, ymax float64) {
 	return math.Inf(1), math.Inf(-1), h.Y, h.Y
 }
@@ -153,6 +155,7 @@ type vLinePlotter struct {
 	row int // index among the VLines, to stagger labels
 }
 
+// Plot draws the dashed marker and its label.
 func (v vLinePlotter) Plot(c draw.Canvas, p *plot.Plot) {
 	trX, _ := p.Transforms(&c)
 	x := trX(v.X)
@@ -171,6 +174,7 @@ func (v vLinePlotter) Plot(c draw.Canvas, p *plot.Plot) {
 	c.FillText(sty, vg.Point{X: at, Y: c.Max.Y - vg.Points(2) - vg.Length(v.row%4)*step}, v.Label)
 }
 
+// DataRange makes room for the marker on the x axis only.
 func (v vLinePlotter) DataRange() (xmin, xmax, ymin, ymax float64) {
 	return v.X, v.X, math.Inf(1), math.Inf(-1)
 }
@@ -182,6 +186,7 @@ type spanPlotter struct {
 	labelOnly bool
 }
 
+// Plot shades the span, or writes its label.
 func (s spanPlotter) Plot(c draw.Canvas, p *plot.Plot) {
 	trX, _ := p.Transforms(&c)
 	x0, x1 := max(trX(s.From), c.Min.X), min(trX(s.To), c.Max.X)
@@ -197,17 +202,20 @@ func (s spanPlotter) Plot(c draw.Canvas, p *plot.Plot) {
 	c.FillPolygon(spanFill, []vg.Point{{X: x0, Y: c.Min.Y}, {X: x1, Y: c.Min.Y}, {X: x1, Y: c.Max.Y}, {X: x0, Y: c.Max.Y}})
 }
 
+// DataRange makes room for the span on the x axis only.
 func (s spanPlotter) DataRange() (xmin, xmax, ymin, ymax float64) {
 	return s.From, s.To, math.Inf(1), math.Inf(-1)
 }
 
 type notePlotter Note
 
+// Plot writes the note just above its point.
 func (n notePlotter) Plot(c draw.Canvas, p *plot.Plot) {
 	trX, trY := p.Transforms(&c)
 	c.FillText(annotationText(draw.XCenter, draw.YBottom), vg.Point{X: trX(n.X), Y: trY(n.Y) + vg.Points(3)}, n.Text)
 }
 
+// DataRange makes room for the note's point.
 func (n notePlotter) DataRange() (xmin, xmax, ymin, ymax float64) {
 	return n.X, n.X, n.Y, n.Y
 }

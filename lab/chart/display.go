@@ -13,6 +13,17 @@ import (
 // Interactive is a figure that renders as an HTML fragment drawn by echarts
 // in the browser. [Histogram], [Lines], [Scatter] and [ECharts] are
 // Interactive.
+//
+// The fragment is one <div class="backofflab-chart"> followed by one
+// <script>; no <html>, no external URL. The div's id is
+// "backofflab-chart-" + 12 hex digits of a hash of the options + "-" + the
+// number of fragments with that hash made so far by the process, so a
+// notebook run twice gives the same text. Until the script runs, the div
+// holds a short note (shown where scripts are not trusted). The script
+// loads echarts with the function of [LoaderJS], then draws in the first
+// div with its id that has no data-backofflab attribute and sets that
+// attribute to "drawn"; if echarts cannot be loaded, it sets "failed" and
+// writes in the div that [StartCommand] installs the script.
 type Interactive interface {
 	// HTML returns the fragment: a <div> and the <script> that draws in it.
 	HTML() (string, error)

@@ -314,6 +314,7 @@ func shareRange(plots []*plot.Plot, pick func(*plot.Plot) *plot.Axis) {
 // unlabelled keeps the tick positions of a Ticker and drops the labels.
 type unlabelled struct{ plot.Ticker }
 
+// Ticks returns the wrapped ticks without labels.
 func (u unlabelled) Ticks(min, max float64) []plot.Tick {
 	ts := u.Ticker.Ticks(min, max)
 	for i := range ts {

@@ -166,6 +166,7 @@ type bars struct {
 	color        color.Color
 }
 
+// Plot fills the bars of the layer.
 func (b *bars) Plot(c draw.Canvas, p *plot.Plot) {
 	trX, trY := p.Transforms(&c)
 	// Slots narrower than a pixel are merged into one bar per pixel column
@@ -208,6 +209,7 @@ func (b *bars) Plot(c draw.Canvas, p *plot.Plot) {
 	}
 }
 
+// DataRange spans the slots and 0 to the tallest stacked top.
 func (b *bars) DataRange() (xmin, xmax, ymin, ymax float64) {
 	ymax = 0
 	for _, t := range b.top {

@@ -84,3 +84,26 @@ func ExampleResult_Columns() {
 	// goodput/s: [792 0 80 864 814 799]
 	// queue:     [3 1727 676 1 8 0]
 }
+
+// A Board runs the lesson's four variants on one time ruler; its figures
+// (Timeline, Lines, Work) go to chart.Show in a notebook.
+func ExampleNewBoard() {
+	b, err := overload.NewBoard(overload.Remedies(overload.Default()))
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	q := b.Lines(overload.Queue)
+	fmt.Println(q.YLabel, "| dip shaded from", q.Spans[0].From, "to", q.Spans[0].To, "s")
+	for _, s := range q.Series {
+		fmt.Printf("%-9s queue at 30 s: %5.0f\n", s.Name, s.Y[300])
+	}
+	fmt.Println(len(b.Timeline().Panels), "panels:", overload.Offered, "/", overload.Goodput, "/", overload.Queue)
+	// Output:
+	// queue (entries) | dip shaded from 10 to 13 s
+	// no limit  queue at 30 s: 28936
+	// budget    queue at 30 s:   652
+	// breaker   queue at 30 s:     0
+	// pacing    queue at 30 s:     0
+	// 3 panels: offered load (attempts/s) / goodput (requests/s) / queue (entries)
+}

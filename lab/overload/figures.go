@@ -1,0 +1,220 @@
+package overload
+
+import (
+	"fmt"
+
+	"github.com/backofflab/backofflab/lab/chart"
+)
+
+// Named is a Config with the name the lesson's tables and figures give it.
+type Named struct {
+	Name   string
+	Config Config
+}
+
+// Remedies returns the four runs the lesson compares, all built on c:
+// "no limit" (c itself), "budget" (c.WithBudget()), "breaker"
+// (c.WithBreaker()) and "pacing" (c.WithPacing()).
+func Remedies(c Config) []Named {
+	return []Named{
+		{"no limit", c},
+		{"budget", c.WithBudget()},
+		{"breaker", c.WithBreaker()},
+		{"pacing", c.WithPacing()},
+	}
+}
+
+// Board is several runs of one setting laid out for the lesson's figures:
+// every figure of a board has the same time ruler (the runs share their
+// duration, timeline resolution and dip) and shades the dip.
+type Board struct {
+	// Names, Configs and Results describe each run, in order.
+	Names   []string
+	Configs []Config
+	Results []Result
+}
+
+// NewBoard runs each config and lays the runs out for the figures. The runs
+// must have distinct names and the same Duration, Sample, DipStart and
+// DipEnd, so that their timelines share one ruler.
+func NewBoard(runs []Named) (*Board, error) {
+	if len(runs) == 0 {
+		return nil, fmt.Errorf("overload: NewBoard needs at least one run")
+	}
+	b := &Board{}
+	first := runs[0]
+	for i, n := range runs {
+		if i > 0 {
+			if _, err := b.index(n.Name); err == nil {
+				return nil, fmt.Errorf("overload: NewBoard: two runs are named %q: want distinct names", n.Name)
+			}
+			c, f := n.Config, first.Config
+			if c.Duration != f.Duration || c.Sample != f.Sample || c.DipStart != f.DipStart || c.DipEnd != f.DipEnd {
+				return nil, fmt.Errorf("overload: NewBoard: run %q has Duration %v, Sample %v, dip %v–%v; run %q has %v, %v, %v–%v: want the same time ruler",
+					n.Name, c.Duration, c.Sample, c.DipStart, c.DipEnd, first.Name, f.Duration, f.Sample, f.DipStart, f.DipEnd)
+			}
+		}
+		r, err := Run(n.Config)
+		if err != nil {
+			return nil, fmt.Errorf("run %q: %w", n.Name, err)
+		}
+		b.Names = append(b.Names, n.Name)
+		b.Configs = append(b.Configs, n.Config)
+		b.Results = append(b.Results, r)
+	}
+	return b, nil
+}
+
+// Result returns the result of the named run.
+func (b *Board) Result(name string) (Result, error) {
+	i, err := b.index(name)
+	if err != nil {
+		return Result{}, err
+	}
+	return b.Results[i], nil
+}
+
+// index returns the position of the named run.
+func (b *Board) index(name string) (int, error) {
+	for i, n := range b.Names {
+		if n == name {
+			return i, nil
+		}
+	}
+	return 0, fmt.Errorf("overload: board has no run %q: want one of %q", name, b.Names)
+}
+
+// Quantity is what a timeline figure plots against time.
+type Quantity int
+
+const (
+	// Offered is the rate of attempts reaching the server, per second.
+	Offered Quantity = iota
+	// Goodput is the rate of requests served while their client still
+	// waited, per second.
+	Goodput
+	// Queue is the number of entries waiting in the queue.
+	Queue
+	// Wasted is the rate of entries served after their client had given
+	// up, per second.
+	Wasted
+)
+
+// String returns the quantity's name as a figure's axis gives it.
+func (q Quantity) String() string {
+	switch q {
+	case Offered:
+		return "offered load (attempts/s)"
+	case Goodput:
+		return "goodput (requests/s)"
+	case Queue:
+		return "queue (entries)"
+	case Wasted:
+		return "served for nobody (entries/s)"
+	}
+	return fmt.Sprintf("Quantity(%d)", int(q))
+}
+
+// value picks q from a timeline point.
+func (q Quantity) value(p Point) float64 {
+	switch q {
+	case Offered:
+		return p.Offered
+	case Goodput:
+		return p.Goodput
+	case Queue:
+		return float64(p.Queue)
+	case Wasted:
+		return p.Wasted
+	}
+	return 0
+}
+
+// dip shades the capacity dip, if any.
+func (b *Board) dip() []chart.Span {
+	c := b.Configs[0]
+	if c.DipEnd <= c.DipStart {
+		return nil
+	}
+	return []chart.Span{{From: c.DipStart.Seconds(), To: c.DipEnd.Seconds(), Label: "dip"}}
+}
+
+// reference is the dashed line that reads q: normal capacity for the rates
+// the server handles, the new-request rate for goodput, and for the queue
+// the length beyond which an entry waits longer than the client timeout
+// (capacity × Timeout), so that every queued attempt is abandoned.
+func (b *Board) reference(q Quantity) []chart.HLine {
+	c := b.Configs[0]
+	switch q {
+	case Offered, Wasted:
+		return []chart.HLine{{Y: c.Capacity, Label: fmt.Sprintf("capacity %g/s", c.Capacity)}}
+	case Goodput:
+		return []chart.HLine{{Y: c.Rate, Label: fmt.Sprintf("new requests %g/s", c.Rate)}}
+	case Queue:
+		return []chart.HLine{{Y: c.Capacity * c.Timeout.Seconds(), Label: fmt.Sprintf("%v of work: queued attempts time out", c.Timeout)}}
+	}
+	return nil
+}
+
+// Lines returns q over time, one line per run (a step per timeline sample),
+// the dip shaded and a dashed reference line: capacity for the offered load
+// and the waste, the new-request rate for goodput, and for the queue the
+// length beyond which every queued attempt waits past its client's timeout.
+// The reference lines use the first run's Config.
+func (b *Board) Lines(q Quantity) chart.Lines {
+	l := chart.Lines{
+		Title:  q.String(),
+		XLabel: "time (s)",
+		YLabel: q.String(),
+		Step:   true,
+		HLines: b.reference(q),
+		Spans:  b.dip(),
+	}
+	for i, r := range b.Results {
+		s := chart.Series{Name: b.Names[i], X: make([]float64, len(r.Timeline)), Y: make([]float64, len(r.Timeline))}
+		for k, p := range r.Timeline {
+			s.X[k], s.Y[k] = p.Start.Seconds(), q.value(p)
+		}
+		l.Series = append(l.Series, s)
+	}
+	return l
+}
+
+// Timeline returns offered load, goodput and queue length as three panels on
+// one time ruler, one line per run, the dip shaded in every panel.
+func (b *Board) Timeline() chart.Stack {
+	c := b.Configs[0]
+	s := chart.Stack{
+		Title: fmt.Sprintf("%g requests/s, capacity %g/s, timeout %v, capacity ×%g from %v to %v",
+			c.Rate, c.Capacity, c.Timeout, c.DipCapacity, c.DipStart, c.DipEnd),
+	}
+	for _, q := range []Quantity{Offered, Goodput, Queue} {
+		l := b.Lines(q)
+		l.Title = ""
+		s.Panels = append(s.Panels, l)
+	}
+	return s
+}
+
+// Work returns what the server spent its capacity on in the named run,
+// per timeline sample: requests served while their client still waited
+// (goodput) and entries served after their client had given up, stacked,
+// with the normal capacity as a dashed line and the dip shaded.
+func (b *Board) Work(name string) (chart.Histogram, error) {
+	i, err := b.index(name)
+	if err != nil {
+		return chart.Histogram{}, err
+	}
+	col := b.Results[i].Columns()
+	return chart.Histogram{
+		Title:  fmt.Sprintf("What the server spends its capacity on: %s", name),
+		YLabel: "entries served per second",
+		Slot:   b.Configs[i].Sample,
+		Layers: []chart.Layer{
+			{Name: "client still waiting (goodput)", Counts: col.Goodput},
+			{Name: "client gave up (wasted)", Counts: col.Wasted},
+		},
+		HLines: b.reference(Wasted),
+		Spans:  b.dip(),
+	}, nil
+}

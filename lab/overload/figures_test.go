@@ -1,0 +1,132 @@
+package overload
+
+import (
+	"strings"
+	"testing"
+	"time"
+)
+
+func TestRemedies(t *testing.T) {
+	c := Default()
+	rs := Remedies(c)
+	want := []string{"no limit", "budget", "breaker", "pacing"}
+	if len(rs) != len(want) {
+		t.Fatalf("%d remedies, want %d", len(rs), len(want))
+	}
+	for i, r := range rs {
+		if r.Name != want[i] {
+			t.Errorf("remedy %d is %q, want %q", i, r.Name, want[i])
+		}
+		on := [3]bool{r.Config.Budget != nil, r.Config.Breaker != nil, r.Config.Pacing != nil}
+		var expect [3]bool
+		if i > 0 {
+			expect[i-1] = true
+		}
+		if on != expect {
+			t.Errorf("%s: budget, breaker, pacing = %v, want %v", r.Name, on, expect)
+		}
+	}
+}
+
+// short is the lesson's setting cut to 20 s at 1 s resolution.
+func short() Config {
+	c := Default()
+	c.Duration, c.Sample = 20*time.Second, time.Second
+	return c
+}
+
+func TestBoardFigures(t *testing.T) {
+	b, err := NewBoard(Remedies(short()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, q := range []Quantity{Offered, Goodput, Queue, Wasted} {
+		l := b.Lines(q)
+		if len(l.Series) != 4 || l.Series[1].Name != "budget" {
+			t.Fatalf("%v: series %v, want one per run", q, l.Series)
+		}
+		if len(l.Spans) != 1 || l.Spans[0].From != 10 || l.Spans[0].To != 13 {
+			t.Errorf("%v: spans %v, want the dip 10–13 s shaded", q, l.Spans)
+		}
+		for i, r := range b.Results {
+			s := l.Series[i]
+			if len(s.X) != len(r.Timeline) {
+				t.Fatalf("%v %s: %d points, want %d", q, s.Name, len(s.X), len(r.Timeline))
+			}
+			for k, p := range r.Timeline {
+				if s.X[k] != p.Start.Seconds() || s.Y[k] != q.value(p) {
+					t.Fatalf("%v %s point %d = (%v, %v), want (%v, %v)", q, s.Name, k, s.X[k], s.Y[k], p.Start.Seconds(), q.value(p))
+				}
+			}
+		}
+		if _, err := l.PNG(); err != nil {
+			t.Errorf("%v: %v", q, err)
+		}
+		if _, err := l.HTML(); err != nil {
+			t.Errorf("%v: %v", q, err)
+		}
+	}
+	if got := b.Lines(Queue).HLines[0].Y; got != 1000 {
+		t.Errorf("queue reference at %v, want capacity × timeout = 1000 entries", got)
+	}
+	if got := b.Lines(Goodput).HLines[0].Y; got != 800 {
+		t.Errorf("goodput reference at %v, want the new-request rate 800/s", got)
+	}
+	st := b.Timeline()
+	if len(st.Panels) != 3 {
+		t.Fatalf("timeline has %d panels, want 3", len(st.Panels))
+	}
+	if _, err := st.PNG(); err != nil {
+		t.Error(err)
+	}
+	w, err := b.Work("no limit")
+	if err != nil {
+		t.Fatal(err)
+	}
+	// After the dip the unlimited run serves at full capacity, all of it
+	// for clients that have gone.
+	good, waste := w.Layers[0].Counts, w.Layers[1].Counts
+	for k := 14; k < 20; k++ {
+		if good[k] != 0 || waste[k] != 1000 {
+			t.Errorf("no limit at %d s: goodput %v, wasted %v; want 0 and 1000", k, good[k], waste[k])
+		}
+	}
+	if _, err := w.PNG(); err != nil {
+		t.Error(err)
+	}
+	if _, err := b.Work("nobody"); err == nil || !strings.Contains(err.Error(), "no limit") {
+		t.Errorf("Work of an unknown run: error %v, want one listing the runs", err)
+	}
+	if r, err := b.Result("breaker"); err != nil || r.Refused == 0 {
+		t.Errorf("Result(breaker) = refused %d, %v; want the breaker's run", r.Refused, err)
+	}
+}
+
+func TestNewBoardRefuses(t *testing.T) {
+	c := short()
+	other := c
+	other.DipEnd = 12 * time.Second
+	bad := c
+	bad.Rate = -1
+	for _, tc := range []struct {
+		name string
+		runs []Named
+		want string
+	}{
+		{"empty", nil, "at least one run"},
+		{"same name", []Named{{"a", c}, {"a", c}}, `two runs are named "a"`},
+		{"other ruler", []Named{{"a", c}, {"b", other}}, "same time ruler"},
+		{"bad config", []Named{{"a", bad}}, "Rate"},
+	} {
+		_, err := NewBoard(tc.runs)
+		if err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%s: error %v, want one containing %q", tc.name, err, tc.want)
+		}
+	}
+}
+
+func TestQuantityString(t *testing.T) {
+	if got := Quantity(9).String(); got != "Quantity(9)" {
+		t.Errorf("Quantity(9).String() = %q", got)
+	}
+}

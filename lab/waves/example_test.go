@@ -2,6 +2,7 @@ package waves_test
 
 import (
 	"fmt"
+	"os"
 	"time"
 
 	"github.com/backofflab/backofflab/lab/metrics"
@@ -81,4 +82,96 @@ func ExampleModel_Attempts() {
 	// client 0 attempt 4 at 5.311s: failed
 	// client 0 attempt 5 at 9.423s: failed
 	// client 0 attempt 6 at 25.479s: succeeded
+}
+
+// The lesson's jitter widths side by side: the peak falls as the band
+// widens; the total starts to fall once bands reach past the outage and
+// the window.
+func ExampleWriteTable() {
+	rs, err := waves.RunEach(waves.Lesson().WithJitters(waves.JitterWidths()...))
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	waves.WriteTable(os.Stdout, rs...)
+	// Output:
+	// run          planned  done early  past window  counted  peak
+	// no jitter    3600     0           0            3600     3000/s (600 in 200ms at 1s)
+	// jitter 25%   3600     0           0            3600     1540/s (308 in 200ms at 800ms)
+	// jitter 50%   3600     0           0            3600     1240/s (248 in 200ms at 800ms)
+	// jitter 75%   3600     113         91           3396     1015/s (203 in 200ms at 1.2s)
+	// jitter 100%  3600     163         114          3323     925/s (185 in 200ms at 1.2s)
+}
+
+// One run measured at every slot width from 1 ms to 1 s: without jitter
+// the count in the fullest slot never changes, so the reported rate falls
+// in proportion to the width.
+func ExampleSweepSlots() {
+	c := waves.Lesson()
+	synced, _ := waves.SweepSlots(c, waves.SlotWidths())
+	c.Jitter = 1
+	jittered, _ := waves.SweepSlots(c, waves.SlotWidths())
+	waves.WriteSlotTable(os.Stdout, synced, jittered)
+	// Output:
+	//    slot       no jitter  jitter 100%
+	//     1ms  600000/s (600)   6000/s (6)
+	//     2ms  300000/s (600)   4500/s (9)
+	//     5ms  120000/s (600)  2200/s (11)
+	//    10ms   60000/s (600)  1400/s (14)
+	//    20ms   30000/s (600)  1300/s (26)
+	//    50ms   12000/s (600)   980/s (49)
+	//   100ms    6000/s (600)   950/s (95)
+	//   200ms    3000/s (600)  925/s (185)
+	//   500ms    1200/s (600)  862/s (431)
+	//      1s     600/s (600)  581/s (581)
+}
+
+// A run's label names what differs from the lesson's run.
+func ExampleConfig_Label() {
+	fmt.Println(waves.Lesson().Label())
+	fmt.Println(waves.Exercise().Label())
+	// Output:
+	// no jitter
+	// 2000 clients, outage 30s, jitter 100%
+}
+
+// The 2000-client exercise: jitter cuts the peak by 3.25 and it is still
+// 2.56 times the recovering service's capacity.
+func ExampleExercise() {
+	c := waves.Exercise()
+	jittered, _ := waves.Run(c)
+	c.Jitter = 0
+	synced, _ := waves.Run(c)
+	fmt.Println("without jitter:", synced.Peak())
+	fmt.Println("with jitter:   ", jittered.Peak())
+	fmt.Printf("cut ×%.2f, %g × capacity\n",
+		synced.Peak().PerSecond()/jittered.Peak().PerSecond(),
+		jittered.Peak().PerSecond()/waves.ExerciseCapacity)
+	// Output:
+	// without jitter: 10000/s (2000 in 200ms at 1s)
+	// with jitter:    3075/s (615 in 200ms at 1.2s)
+	// cut ×3.25, 2.5625 × capacity
+}
+
+// The same run over many seeds: the lessons' seed gives a typical peak,
+// not a lucky one.
+func ExampleRunEach() {
+	c := waves.Lesson()
+	c.Jitter = 1
+	seeds := make([]int64, 200)
+	for i := range seeds {
+		seeds[i] = int64(i)
+	}
+	rs, err := waves.RunEach(c.WithSeeds(seeds...))
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	peaks := make([]float64, len(rs))
+	for i, r := range rs {
+		peaks[i] = r.Peak().PerSecond()
+	}
+	fmt.Println(metrics.SpreadOf(peaks))
+	// Output:
+	// 937 ± 54 (n = 200, 810 to 1115)
 }

@@ -1,0 +1,155 @@
+package waves
+
+import (
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/backofflab/backofflab/lab/metrics"
+)
+
+// Exercise returns the run of the lesson's 2000-client exercise: Lesson()
+// with 2000 clients, a 30 s outage and full-width jitter (w = 1). Compare
+// its peak with ExerciseCapacity.
+func Exercise() Config {
+	c := Lesson()
+	c.Clients, c.Outage, c.Jitter = 2000, 30*time.Second, 1
+	return c
+}
+
+// ExerciseCapacity is the number of requests a second the exercise's
+// service can serve while it recovers: less than in steady state, because
+// its caches are cold and its connection pools empty.
+const ExerciseCapacity = 1200.0
+
+// SlotWidths returns the slot widths the lesson measures one run at, from
+// 1 ms to 1 s: 1, 2, 5, 10, 20, 50, 100, 200 and 500 ms, and 1 s. Each is a
+// whole multiple of the first, as SweepSlots needs.
+func SlotWidths() []time.Duration {
+	ms := time.Millisecond
+	return []time.Duration{ms, 2 * ms, 5 * ms, 10 * ms, 20 * ms, 50 * ms, 100 * ms, 200 * ms, 500 * ms, time.Second}
+}
+
+// JitterWidths returns the jitter widths the lesson compares: 0, 25, 50, 75
+// and 100 %.
+func JitterWidths() []float64 { return []float64{0, 0.25, 0.5, 0.75, 1} }
+
+// Steps returns from, from+step, from+2·step, … up to and including to.
+// It returns nil when step is not positive, when to is before from, or
+// when there would be more than MaxSteps values.
+func Steps(from, to, step time.Duration) []time.Duration {
+	if step <= 0 || to < from {
+		return nil
+	}
+	span := to - from
+	if span < 0 || span/step >= MaxSteps { // span < 0: to − from overflowed
+		return nil
+	}
+	ds := make([]time.Duration, span/step+1)
+	for i := range ds {
+		ds[i] = from + time.Duration(i)*step
+	}
+	return ds
+}
+
+// MaxSteps is the most values Steps returns.
+const MaxSteps = 1 << 20
+
+// Label names the run for tables and legends: every setting of the clients
+// that differs from Lesson() (clients, attempts, base, outage, window,
+// seed), then the jitter width, e.g. "no jitter", "jitter 50%" or
+// "2000 clients, outage 30s, jitter 100%". The slot width is left out:
+// it is a setting of the measurement, not of the run, and every peak
+// carries it.
+func (c Config) Label() string {
+	l := Lesson()
+	var parts []string
+	add := func(differs bool, format string, v any) {
+		if differs {
+			parts = append(parts, fmt.Sprintf(format, v))
+		}
+	}
+	add(c.Clients != l.Clients, "%d clients", c.Clients)
+	add(c.Attempts != l.Attempts, "%d attempts", c.Attempts)
+	add(c.Base != l.Base, "base %v", c.Base)
+	add(c.Outage != l.Outage, "outage %v", c.Outage)
+	add(c.Window != l.Window, "window %v", c.Window)
+	add(c.Seed != l.Seed, "seed %d", c.Seed)
+	if c.Jitter == 0 {
+		parts = append(parts, "no jitter")
+	} else {
+		parts = append(parts, fmt.Sprintf("jitter %.4g%%", 100*c.Jitter))
+	}
+	return strings.Join(parts, ", ")
+}
+
+// WithJitters returns one copy of c per jitter width, in order.
+func (c Config) WithJitters(widths ...float64) []Config {
+	return vary(c, widths, func(c *Config, w float64) { c.Jitter = w })
+}
+
+// WithBases returns one copy of c per base, in order.
+func (c Config) WithBases(bases ...time.Duration) []Config {
+	return vary(c, bases, func(c *Config, b time.Duration) { c.Base = b })
+}
+
+// WithSeeds returns one copy of c per seed, in order.
+func (c Config) WithSeeds(seeds ...int64) []Config {
+	return vary(c, seeds, func(c *Config, s int64) { c.Seed = s })
+}
+
+// WithClients returns one copy of c per population size, in order.
+func (c Config) WithClients(ns ...int) []Config {
+	return vary(c, ns, func(c *Config, n int) { c.Clients = n })
+}
+
+func vary[T any](c Config, values []T, set func(*Config, T)) []Config {
+	cs := make([]Config, len(values))
+	for i, v := range values {
+		cs[i] = c
+		set(&cs[i], v)
+	}
+	return cs
+}
+
+// RunEach runs every configuration, in order. It stops at the first
+// invalid one, with an error that says which it was.
+func RunEach(cs []Config) ([]Result, error) {
+	rs := make([]Result, len(cs))
+	for i, c := range cs {
+		r, err := Run(c)
+		if err != nil {
+			return nil, fmt.Errorf("run %d of %d (%s): %w", i+1, len(cs), c.Label(), err)
+		}
+		rs[i] = r
+	}
+	return rs, nil
+}
+
+// SlotSweep is one run measured at several slot widths.
+type SlotSweep struct {
+	// Config is the run; its Slot is the narrowest width.
+	Config Config
+	// Peaks holds the peak at each width, in the order of the widths.
+	Peaks []metrics.Peak
+}
+
+// SweepSlots runs c once, counting its attempts at the first of widths
+// (the narrowest), and reads the peak at every width from that count with
+// metrics.PeakSweep. Each width must be a whole multiple of the first;
+// c's own Slot is replaced by the first width.
+func SweepSlots(c Config, widths []time.Duration) (SlotSweep, error) {
+	if len(widths) == 0 {
+		return SlotSweep{}, fmt.Errorf("waves: no slot widths to sweep: want at least one")
+	}
+	c.Slot = widths[0]
+	r, err := Run(c)
+	if err != nil {
+		return SlotSweep{}, err
+	}
+	peaks, err := metrics.PeakSweep(r.Histogram, widths)
+	if err != nil {
+		return SlotSweep{}, err
+	}
+	return SlotSweep{Config: c, Peaks: peaks}, nil
+}

@@ -1,0 +1,224 @@
+package waves
+
+import (
+	"bytes"
+	"math"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+)
+
+func TestExerciseIsTheLessonsTwoThousandClientRun(t *testing.T) {
+	c := Exercise()
+	want := Lesson()
+	want.Clients, want.Outage, want.Jitter = 2000, 30*time.Second, 1
+	if c != want {
+		t.Fatalf("Exercise() = %+v, want %+v", c, want)
+	}
+	r, err := Run(c)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := r.Peak().PerSecond(); got != 3075 {
+		t.Errorf("peak %v, want exactly 3075/s", r.Peak())
+	}
+	if got := r.Peak().PerSecond() / ExerciseCapacity; got != 2.5625 {
+		t.Errorf("peak / capacity = %v, want exactly 2.5625", got)
+	}
+}
+
+func TestSlotWidthsRunFromOneMillisecondToOneSecondInMultiples(t *testing.T) {
+	ws := SlotWidths()
+	if ws[0] != time.Millisecond || ws[len(ws)-1] != time.Second || len(ws) != 10 {
+		t.Fatalf("SlotWidths() = %v, want 10 widths from 1ms to 1s", ws)
+	}
+	for i, w := range ws {
+		if w%ws[0] != 0 || (i > 0 && w <= ws[i-1]) {
+			t.Errorf("width %d = %v: want increasing whole multiples of %v", i, w, ws[0])
+		}
+	}
+	ws[0] = 0
+	if SlotWidths()[0] != time.Millisecond {
+		t.Error("SlotWidths returns a shared slice")
+	}
+	if got := JitterWidths(); !slices.Equal(got, []float64{0, 0.25, 0.5, 0.75, 1}) {
+		t.Errorf("JitterWidths() = %v", got)
+	}
+}
+
+func TestSteps(t *testing.T) {
+	ms := time.Millisecond
+	got := Steps(time.Second, 4*time.Second, 100*ms)
+	if len(got) != 31 || got[0] != time.Second || got[30] != 4*time.Second || got[17] != 2700*ms {
+		t.Errorf("Steps(1s, 4s, 100ms) = %v, want 31 values 1s, 1.1s, … 4s", got)
+	}
+	if got := Steps(time.Second, 1250*ms, 100*ms); !slices.Equal(got, []time.Duration{time.Second, 1100 * ms, 1200 * ms}) {
+		t.Errorf("Steps(1s, 1.25s, 100ms) = %v, want the values up to 1.25s only", got)
+	}
+	if got := Steps(time.Second, time.Second, ms); !slices.Equal(got, []time.Duration{time.Second}) {
+		t.Errorf("Steps(1s, 1s, 1ms) = %v, want [1s]", got)
+	}
+	for _, bad := range [][3]time.Duration{
+		{0, time.Second, 0},
+		{0, time.Second, -ms},
+		{time.Second, 0, ms},
+		{0, time.Hour, time.Nanosecond},                   // too many values
+		{math.MinInt64, math.MaxInt64, math.MaxInt64 / 4}, // to − from overflows
+	} {
+		if got := Steps(bad[0], bad[1], bad[2]); got != nil {
+			t.Errorf("Steps(%v, %v, %v) has %d values, want nil", bad[0], bad[1], bad[2], len(got))
+		}
+	}
+}
+
+func TestLabelNamesWhatDiffersFromTheLesson(t *testing.T) {
+	c := Lesson()
+	for _, tc := range []struct {
+		change func(*Config)
+		want   string
+	}{
+		{func(*Config) {}, "no jitter"},
+		{func(c *Config) { c.Jitter = 1 }, "jitter 100%"},
+		{func(c *Config) { c.Jitter = 0.07 }, "jitter 7%"},
+		{func(c *Config) { c.Slot = time.Millisecond; c.Jitter = 0.5 }, "jitter 50%"},
+		{func(c *Config) { *c = Exercise() }, "2000 clients, outage 30s, jitter 100%"},
+		{func(c *Config) {
+			c.Attempts, c.Base, c.Window, c.Seed = 8, 2700*time.Millisecond, time.Minute, 7
+		}, "8 attempts, base 2.7s, window 1m0s, seed 7, no jitter"},
+	} {
+		c := c
+		tc.change(&c)
+		if got := c.Label(); got != tc.want {
+			t.Errorf("Label() = %q, want %q", got, tc.want)
+		}
+	}
+}
+
+func TestWithCopiesChangeOneSetting(t *testing.T) {
+	c := Lesson()
+	js := c.WithJitters(0, 0.5, 1)
+	bs := c.WithBases(time.Second, 2*time.Second)
+	ss := c.WithSeeds(1, 2, 3, 4)
+	ns := c.WithClients(10)
+	if len(js) != 3 || len(bs) != 2 || len(ss) != 4 || len(ns) != 1 {
+		t.Fatalf("lengths %d %d %d %d, want 3 2 4 1", len(js), len(bs), len(ss), len(ns))
+	}
+	for i, x := range js {
+		want := c
+		want.Jitter = []float64{0, 0.5, 1}[i]
+		if x != want {
+			t.Errorf("WithJitters[%d] = %+v, want %+v", i, x, want)
+		}
+	}
+	if bs[1].Base != 2*time.Second || ss[3].Seed != 4 || ns[0].Clients != 10 || bs[1].Clients != c.Clients {
+		t.Errorf("With* set the wrong field: %+v %+v %+v", bs[1], ss[3], ns[0])
+	}
+	if c != Lesson() {
+		t.Error("With* changed the receiver")
+	}
+}
+
+func TestRunEachRunsInOrderAndNamesABadRun(t *testing.T) {
+	cs := Lesson().WithJitters(1, 0)
+	rs, err := RunEach(cs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, c := range cs {
+		want, _ := Run(c)
+		if rs[i].Total != want.Total || rs[i].Peak() != want.Peak() || rs[i].Config != c {
+			t.Errorf("run %d: %v, want %v", i, rs[i].Peak(), want.Peak())
+		}
+	}
+	_, err = RunEach(Lesson().WithJitters(0.5, 3))
+	if err == nil || !strings.Contains(err.Error(), "run 2 of 2") || !strings.Contains(err.Error(), "jitter") {
+		t.Errorf("RunEach with a bad second config: error %v, want one naming run 2 and the jitter", err)
+	}
+	if rs, err := RunEach(nil); err != nil || len(rs) != 0 {
+		t.Errorf("RunEach(nil) = %v, %v", rs, err)
+	}
+}
+
+func TestSweepSlotsReadsEveryWidthFromOneCount(t *testing.T) {
+	s, err := SweepSlots(Lesson(), SlotWidths())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s.Config.Slot != time.Millisecond {
+		t.Errorf("sweep counted at %v, want the first width", s.Config.Slot)
+	}
+	for i, p := range s.Peaks {
+		if p.Count != 600 || p.Width != SlotWidths()[i] || p.At() != time.Second {
+			t.Errorf("no jitter at %v: %v, want all 600 in the slot at 1s", SlotWidths()[i], p)
+		}
+	}
+	c := Lesson()
+	c.Jitter = 1
+	s, err = SweepSlots(c, SlotWidths())
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, want := range map[int]float64{0: 6000, 7: 925, 9: 581} {
+		if got := s.Peaks[i].PerSecond(); got != want {
+			t.Errorf("full width at %v: %v, want %v/s", s.Peaks[i].Width, s.Peaks[i], want)
+		}
+	}
+	if _, err := SweepSlots(Lesson(), nil); err == nil {
+		t.Error("SweepSlots without widths: no error")
+	}
+	if _, err := SweepSlots(Lesson(), []time.Duration{2 * time.Millisecond, 3 * time.Millisecond}); err == nil {
+		t.Error("SweepSlots with 3ms after 2ms: no error")
+	}
+	if _, err := SweepSlots(Lesson(), []time.Duration{0}); err == nil {
+		t.Error("SweepSlots with a zero width: no error")
+	}
+}
+
+func TestWriteTable(t *testing.T) {
+	rs, err := RunEach(Lesson().WithJitters(0, 1))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var b bytes.Buffer
+	if err := WriteTable(&b, rs...); err != nil {
+		t.Fatal(err)
+	}
+	want := `run          planned  done early  past window  counted  peak
+no jitter    3600     0           0            3600     3000/s (600 in 200ms at 1s)
+jitter 100%  3600     163         114          3323     925/s (185 in 200ms at 1.2s)
+`
+	if b.String() != want {
+		t.Errorf("WriteTable wrote\n%s\nwant\n%s", b.String(), want)
+	}
+}
+
+func TestWriteSlotTable(t *testing.T) {
+	c := Lesson()
+	a, _ := SweepSlots(c, []time.Duration{time.Millisecond, 200 * time.Millisecond})
+	c.Jitter = 1
+	b, _ := SweepSlots(c, []time.Duration{time.Millisecond, 200 * time.Millisecond})
+	var out bytes.Buffer
+	if err := WriteSlotTable(&out, a, b); err != nil {
+		t.Fatal(err)
+	}
+	want := `   slot       no jitter  jitter 100%
+    1ms  600000/s (600)   6000/s (6)
+  200ms    3000/s (600)  925/s (185)
+`
+	if out.String() != want {
+		t.Errorf("WriteSlotTable wrote\n%q\nwant\n%q", out.String(), want)
+	}
+	short, _ := SweepSlots(c, []time.Duration{time.Millisecond})
+	if err := WriteSlotTable(&out, a, short); err == nil {
+		t.Error("sweeps of different lengths: no error")
+	}
+	other, _ := SweepSlots(c, []time.Duration{time.Millisecond, 100 * time.Millisecond})
+	if err := WriteSlotTable(&out, a, other); err == nil || !strings.Contains(err.Error(), "same widths") {
+		t.Errorf("sweeps at different widths: error %v", err)
+	}
+	out.Reset()
+	if err := WriteSlotTable(&out); err != nil || out.Len() != 0 {
+		t.Errorf("no sweeps: wrote %q, %v", out.String(), err)
+	}
+}

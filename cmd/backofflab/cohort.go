@@ -2,7 +2,6 @@ package main
 
 import (
 	"encoding/json"
-	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -45,8 +44,7 @@ var cohortTables = []string{"main", "caps", "spread", "no-outage", "overload", "
 func cohortMs(d time.Duration) float64 { return float64(d) / float64(time.Millisecond) }
 
 func runCohort(args []string, stdout, stderr io.Writer) int {
-	fs := flag.NewFlagSet("cohort", flag.ContinueOnError)
-	fs.SetOutput(stderr)
+	fs := newFlags("cohort", cohortHelp, stderr)
 	c := cohort.Main(nil)
 	policy := fs.String("policy", "exponential", "retry policy: none (= exponential), exponential, full, equal, decorrelated or flat")
 	all := fs.Bool("all", false, "run all five policies (ignores --policy) and print one row each")
@@ -66,39 +64,10 @@ func runCohort(args []string, stdout, stderr io.Writer) int {
 	overloadSeeds := fs.Int("overload-seeds", cohort.OverloadSeeds, "number of seeds for the overload table of --table")
 	fs.IntVar(&c.MaxCalls, "max-calls", 0, fmt.Sprintf("call budget of one run; a run making more calls is an error (0 = %d)", cohort.DefaultMaxCalls))
 	asJSON := fs.Bool("json", false, "print JSON: one object of means (keys finish_ms, calls, calls_outage, calls_recovery, idle_ms, peak_per_100ms, unfinished, ...), an array with --all, the tables with --table")
-	fs.Usage = func() {
-		fmt.Fprint(fs.Output(), `usage: backofflab cohort [flags]
-
-Simulates the In Phase lesson's cohort: N clients each need one admitted call
-from a dependency that refuses everything during an outage and then admits a
-call only while fewer than --limit calls are in flight. Refused clients wait
-by their policy and retry. Prints the means over the seeds: finish time,
-calls (during and after the outage), recovery time with nothing in flight
-(idle), worst burst per 100 ms and per ms, unfinished clients.
-
-  backofflab cohort --policy full --seeds 40 --json
-  backofflab cohort --all --outage 0s
-  backofflab cohort --table all --json
-
-flags:
-`)
-		fs.PrintDefaults()
+	if status, ok := parseFlags(fs, args, stdout); !ok {
+		return status
 	}
-	if err := fs.Parse(args); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			fs.SetOutput(stdout)
-			fs.Usage()
-			return 0
-		}
-		return 2
-	}
-	fail := func(format string, a ...any) int {
-		fmt.Fprintf(stderr, "backofflab cohort: "+format+"\n", a...)
-		return 2
-	}
-	if fs.NArg() > 0 {
-		return fail("unexpected argument %q (all settings are flags)", fs.Arg(0))
-	}
+	fail := func(format string, a ...any) int { return usageError(stderr, "cohort", format, a...) }
 
 	if *table != "" {
 		var extra []string
@@ -239,3 +208,17 @@ func cohortJSON(w io.Writer, v any) int {
 	}
 	return 0
 }
+
+const cohortHelp = `usage: backofflab cohort [flags]
+
+Simulates the In Phase lesson's cohort: N clients each need one admitted call
+from a dependency that refuses everything during an outage and then admits a
+call only while fewer than --limit calls are in flight. Refused clients wait
+by their policy and retry. Prints the means over the seeds: finish time,
+calls (during and after the outage), recovery time with nothing in flight
+(idle), worst burst per 100 ms and per ms, unfinished clients.
+
+  backofflab cohort --policy full --seeds 40 --json
+  backofflab cohort --all --outage 0s
+  backofflab cohort --table all --json
+`

@@ -2,7 +2,6 @@ package main
 
 import (
 	"encoding/json"
-	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -50,8 +49,7 @@ var contentionFields = strings.NewReplacer(
 	"FirstExponent", "--first", "NetSD", "--net-sd", "Net", "--net", "Seed", "--seed", "runs", "--runs")
 
 func runContention(args []string, stdout, stderr io.Writer) int {
-	fs := flag.NewFlagSet("contention", flag.ContinueOnError)
-	fs.SetOutput(stderr)
+	fs := newFlags("contention", contentionHelp, stderr)
 	c := contention.Brooker(100, "full")
 	fs.IntVar(&c.Clients, "clients", c.Clients, fmt.Sprintf("clients that each commit one update (1..%d)", contention.MaxClients))
 	fs.StringVar(&c.Policy, "policy", c.Policy, "backoff: none (retry at once), exponential, full, equal or decorrelated")
@@ -67,39 +65,10 @@ func runContention(args []string, stdout, stderr io.Writer) int {
 	runs := fs.Int("runs", 100, fmt.Sprintf("runs to average (1..%d)", contention.MaxRuns))
 	fs.Int64Var(&c.Seed, "seed", c.Seed, "seed of the lessons' LCG; all runs draw from one stream (0 <= seed < 2^31)")
 	asJSON := fs.Bool("json", false, "print JSON: an object of means (keys time_ms, writes, reads, calls, ...), an array with --all or --sweep")
-	fs.Usage = func() {
-		fmt.Fprint(fs.Output(), `usage: backofflab contention [flags]
-
-Simulates Brooker's optimistic-concurrency experiment: every client reads a
-versioned row and writes it back; a write succeeds only if the version is
-unchanged; a failed client backs off by its policy, reads again and retries
-until it commits. Prints the means over the runs: time until the last commit
-(ms), writes, reads, and calls (what --count counts). The defaults are
-Brooker's parameters.
-
-  backofflab contention --clients 100 --policy full --json
-  backofflab contention --all --set summary
-  backofflab contention --all --sweep --runs 100 --json
-
-flags:
-`)
-		fs.PrintDefaults()
+	if status, ok := parseFlags(fs, args, stdout); !ok {
+		return status
 	}
-	if err := fs.Parse(args); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			fs.SetOutput(stdout)
-			fs.Usage()
-			return 0
-		}
-		return 2
-	}
-	fail := func(format string, a ...any) int {
-		fmt.Fprintf(stderr, "backofflab contention: "+format+"\n", a...)
-		return 2
-	}
-	if fs.NArg() > 0 {
-		return fail("unexpected argument %q (all settings are flags)", fs.Arg(0))
-	}
+	fail := func(format string, a ...any) int { return usageError(stderr, "contention", format, a...) }
 	explicit := map[string]bool{}
 	fs.Visit(func(f *flag.Flag) { explicit[f.Name] = true })
 	switch *set {
@@ -172,3 +141,17 @@ func writeJSON(stdout, stderr io.Writer, cmd string, v any) int {
 	}
 	return 0
 }
+
+const contentionHelp = `usage: backofflab contention [flags]
+
+Simulates Brooker's optimistic-concurrency experiment: every client reads a
+versioned row and writes it back; a write succeeds only if the version is
+unchanged; a failed client backs off by its policy, reads again and retries
+until it commits. Prints the means over the runs: time until the last commit
+(ms), writes, reads, and calls (what --count counts). The defaults are
+Brooker's parameters.
+
+  backofflab contention --clients 100 --policy full --json
+  backofflab contention --all --set summary
+  backofflab contention --all --sweep --runs 100 --json
+`

@@ -9,6 +9,8 @@
 package main
 
 import (
+	"errors"
+	"flag"
 	"fmt"
 	"io"
 	"os"
@@ -65,4 +67,40 @@ func usage(w io.Writer) {
 		fmt.Fprintf(w, "  %-10s %s\n", n, commands[n].summary)
 	}
 	fmt.Fprintln(w, "\nRun 'backofflab COMMAND --help' for a command's flags.")
+}
+
+// newFlags returns the flag set of subcommand name. Its usage prints help (the text above the
+// flag list, ending in a newline) and then every flag with its allowed range. Errors go to stderr.
+func newFlags(name, help string, stderr io.Writer) *flag.FlagSet {
+	fs := flag.NewFlagSet(name, flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	fs.Usage = func() {
+		fmt.Fprint(fs.Output(), help+"\nflags:\n")
+		fs.PrintDefaults()
+	}
+	return fs
+}
+
+// parseFlags parses a subcommand's arguments. It returns ok when the command should go on;
+// otherwise the command returns status: 0 after printing --help to stdout, 2 after a bad flag
+// (the flag package has said which) or a stray argument.
+func parseFlags(fs *flag.FlagSet, args []string, stdout io.Writer) (status int, ok bool) {
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			fs.SetOutput(stdout)
+			fs.Usage()
+			return 0, false
+		}
+		return 2, false
+	}
+	if fs.NArg() > 0 {
+		return usageError(fs.Output(), fs.Name(), "unexpected argument %q (all settings are flags)", fs.Arg(0)), false
+	}
+	return 0, true
+}
+
+// usageError prints "backofflab NAME: message" to w and returns exit status 2.
+func usageError(w io.Writer, name, format string, a ...any) int {
+	fmt.Fprintf(w, "backofflab "+name+": "+format+"\n", a...)
+	return 2
 }

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -62,8 +61,7 @@ var overloadFields = strings.NewReplacer(
 	"Breaker: breaker: max open timeout", "--breaker-max-open")
 
 func runOverload(args []string, stdout, stderr io.Writer) int {
-	fs := flag.NewFlagSet("overload", flag.ContinueOnError)
-	fs.SetOutput(stderr)
+	fs := newFlags("overload", overloadHelp, stderr)
 	c := overload.Default()
 	fs.DurationVar(&c.Tick, "tick", c.Tick, "simulation step (100µs..1s)")
 	fs.DurationVar(&c.Duration, "duration", c.Duration, "simulated time (tick..1h, at most 1e6 ticks)")
@@ -93,41 +91,10 @@ func runOverload(args []string, stdout, stderr io.Writer) int {
 	timeline := fs.Bool("timeline", false, "include the timeline (per --sample: offered load, goodput, queue, ...)")
 	fs.Int64Var(&c.Seed, "seed", c.Seed, "seed of the lessons' LCG (0 <= seed < 2^31)")
 	asJSON := fs.Bool("json", false, "print JSON: an object with amplification, recovered, recovered_ms, drained, drained_ms, ... (an array with --all)")
-	fs.Usage = func() {
-		fmt.Fprint(fs.Output(), `usage: backofflab overload [flags]
-
-Simulates a FIFO server with Poisson arrivals, client timeouts and a capacity
-dip. A client that times out retries at once, up to --attempts; the server
-still serves the entries whose clients gave up. Without a limit on retries
-the default setting never recovers from its 3 s dip. Prints amplification
-(attempts reaching the server per request), whether and when goodput came
-back after the dip (recovered_ms, from the end of the dip), when the queue
-drained, and the request counts.
-
-  backofflab overload --json
-  backofflab overload --budget --json
-  backofflab overload --all
-  backofflab overload --budget --timeline --sample 1s --json
-
-flags:
-`)
-		fs.PrintDefaults()
+	if status, ok := parseFlags(fs, args, stdout); !ok {
+		return status
 	}
-	if err := fs.Parse(args); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			fs.SetOutput(stdout)
-			fs.Usage()
-			return 0
-		}
-		return 2
-	}
-	fail := func(format string, a ...any) int {
-		fmt.Fprintf(stderr, "backofflab overload: "+format+"\n", a...)
-		return 2
-	}
-	if fs.NArg() > 0 {
-		return fail("unexpected argument %q (all settings are flags)", fs.Arg(0))
-	}
+	fail := func(format string, a ...any) int { return usageError(stderr, "overload", format, a...) }
 	fs.Visit(func(f *flag.Flag) {
 		switch {
 		case strings.HasPrefix(f.Name, "budget-"):
@@ -233,3 +200,19 @@ flags:
 	}
 	return 0
 }
+
+const overloadHelp = `usage: backofflab overload [flags]
+
+Simulates a FIFO server with Poisson arrivals, client timeouts and a capacity
+dip. A client that times out retries at once, up to --attempts; the server
+still serves the entries whose clients gave up. Without a limit on retries
+the default setting never recovers from its 3 s dip. Prints amplification
+(attempts reaching the server per request), whether and when goodput came
+back after the dip (recovered_ms, from the end of the dip), when the queue
+drained, and the request counts.
+
+  backofflab overload --json
+  backofflab overload --budget --json
+  backofflab overload --all
+  backofflab overload --budget --timeline --sample 1s --json
+`

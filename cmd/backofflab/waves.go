@@ -2,8 +2,6 @@ package main
 
 import (
 	"encoding/json"
-	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"strings"
@@ -43,8 +41,7 @@ type wavesReport struct {
 func wavesMS(d time.Duration) float64 { return float64(d) / float64(time.Millisecond) }
 
 func runWaves(args []string, stdout, stderr io.Writer) int {
-	fs := flag.NewFlagSet("waves", flag.ContinueOnError)
-	fs.SetOutput(stderr)
+	fs := newFlags("waves", wavesHelp, stderr)
 	c := waves.Lesson()
 	fs.IntVar(&c.Clients, "clients", c.Clients, fmt.Sprintf("clients that fail together at t=0 (1..%d)", waves.MaxClients))
 	fs.IntVar(&c.Attempts, "attempts", c.Attempts, fmt.Sprintf("attempts per client at most (1..%d)", waves.MaxAttempts))
@@ -55,21 +52,8 @@ func runWaves(args []string, stdout, stderr io.Writer) int {
 	fs.DurationVar(&c.Slot, "slot", c.Slot, "histogram slot width; the peak rate is reported at this width (> 0)")
 	fs.Int64Var(&c.Seed, "seed", c.Seed, "seed of the lessons' LCG (0 <= seed < 2^31)")
 	asJSON := fs.Bool("json", false, "print one JSON object instead of a table and a text histogram")
-	fs.Usage = func() {
-		fmt.Fprintln(fs.Output(), "usage: backofflab waves [flags]\n\nSimulates the Waves lesson's model and reports the total, the peak at the slot width and the histogram.\nDurations take a unit: 1s, 200ms, 1m30s.\n\nflags:")
-		fs.PrintDefaults()
-	}
-	if err := fs.Parse(args); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			fs.SetOutput(stdout)
-			fs.Usage()
-			return 0
-		}
-		return 2
-	}
-	if fs.NArg() > 0 {
-		fmt.Fprintf(stderr, "backofflab waves: unexpected argument %q (all settings are flags)\n", fs.Arg(0))
-		return 2
+	if status, ok := parseFlags(fs, args, stdout); !ok {
+		return status
 	}
 	m, err := waves.New(c)
 	if err != nil {
@@ -145,3 +129,9 @@ func writeWavesHistogram(w io.Writer, counts []int, slot time.Duration, width in
 	}
 	flush()
 }
+
+const wavesHelp = `usage: backofflab waves [flags]
+
+Simulates the Waves lesson's model and reports the total, the peak at the slot
+width and the histogram. Durations take a unit: 1s, 200ms, 1m30s.
+`

@@ -175,3 +175,22 @@ func ExampleRunEach() {
 	// Output:
 	// 937 ± 54 (n = 200, 810 to 1115)
 }
+
+// Where the full-width run's clients stop: 163 succeed at their fifth
+// attempt, which jitter moved past the end of the 20 s outage, and 114
+// sixth attempts fall past the 40 s window.
+func ExampleModel_ByAttempt() {
+	c := waves.Lesson()
+	c.Jitter = 1
+	m, _ := waves.New(c)
+	for i, t := range m.ByAttempt() {
+		fmt.Printf("attempt %d: %3d failed, %3d succeeded, %3d past window\n", i+1, t.Failed, t.Succeeded, t.PastWindow)
+	}
+	// Output:
+	// attempt 1: 600 failed,   0 succeeded,   0 past window
+	// attempt 2: 600 failed,   0 succeeded,   0 past window
+	// attempt 3: 600 failed,   0 succeeded,   0 past window
+	// attempt 4: 600 failed,   0 succeeded,   0 past window
+	// attempt 5: 437 failed, 163 succeeded,   0 past window
+	// attempt 6:  48 failed, 275 succeeded, 114 past window
+}

@@ -2,7 +2,9 @@ package chart
 
 import (
 	"fmt"
+	"image/color"
 	"math"
+	"sort"
 
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/font"
@@ -20,7 +22,9 @@ type HLine struct {
 }
 
 // VLine is a dashed vertical marker line, such as the moment a policy's
-// last client finished. Its label is written beside the top of the line.
+// last client finished. Its label is written beside the top of the line;
+// the labels of markers close together are moved down into rows of their
+// own so that they do not overlap.
 type VLine struct {
 	X     float64
 	Label string
@@ -31,6 +35,11 @@ type VLine struct {
 type Span struct {
 	From, To float64
 	Label    string
+	// Color, if not nil, fills the band instead of the default light grey,
+	// so that bands of different meaning can be told apart (an outage in
+	// grey, idle capacity in amber, say). Use a translucent colour: the
+	// grid and the data are drawn over the band but it covers other bands.
+	Color color.Color
 }
 
 // Note is a short text written at the data point (X, Y), such as the value
@@ -102,8 +111,8 @@ func (a Annotations) addLines(p *plot.Plot) {
 	for _, h := range a.HLines {
 		p.Add(hLinePlotter(h))
 	}
-	for i, v := range a.VLines {
-		p.Add(vLinePlotter{VLine: v, row: i})
+	if len(a.VLines) > 0 {
+		p.Add(vLinesPlotter(a.VLines))
 	}
 	for _, n := range a.Notes {
 		p.Add(notePlotter(n))
@@ -150,33 +159,81 @@ func (h hLinePlotter) DataRange() (xmin, xmax, ymin, ymax float64) {
 	return math.Inf(1), math.Inf(-1), h.Y, h.Y
 }
 
-type vLinePlotter struct {
-	VLine
-	row int // index among the VLines, to stagger labels
-}
+// vLinesPlotter draws dashed markers with their labels beside the top of
+// each line: right of it, or left if the label would leave the plot. Labels
+// are placed from left to right, each in the highest row where it overlaps
+// no label already placed, so markers close together stay readable.
+type vLinesPlotter []VLine
 
-// Plot draws the dashed marker and its label.
-func (v vLinePlotter) Plot(c draw.Canvas, p *plot.Plot) {
+// Plot draws the dashed markers and their labels.
+func (vs vLinesPlotter) Plot(c draw.Canvas, p *plot.Plot) {
 	trX, _ := p.Transforms(&c)
-	x := trX(v.X)
-	c.StrokeLine2(dashed(), x, c.Min.Y, x, c.Max.Y)
-	if v.Label == "" {
-		return
-	}
-	// Right of the line, unless the label would leave the plot.
 	sty := annotationText(draw.XLeft, draw.YTop)
-	at := x + vg.Points(2)
-	if at+sty.Width(v.Label) > c.Max.X {
-		sty.XAlign = draw.XRight
-		at = x - vg.Points(2)
+	order := make([]int, len(vs))
+	for i := range order {
+		order[i] = i
+	}
+	sort.SliceStable(order, func(a, b int) bool { return vs[order[a]].X < vs[order[b]].X })
+	var labelled []int
+	var extents []extent
+	for _, i := range order {
+		v := vs[i]
+		x := trX(v.X)
+		c.StrokeLine2(dashed(), x, c.Min.Y, x, c.Max.Y)
+		if v.Label == "" {
+			continue
+		}
+		w := sty.Width(v.Label)
+		e := extent{From: x + vg.Points(2), To: x + vg.Points(2) + w}
+		if e.To > c.Max.X {
+			e = extent{From: x - vg.Points(2) - w, To: x - vg.Points(2)}
+		}
+		labelled = append(labelled, i)
+		extents = append(extents, e)
 	}
 	step := sty.Font.Size * 1.2
-	c.FillText(sty, vg.Point{X: at, Y: c.Max.Y - vg.Points(2) - vg.Length(v.row%4)*step}, v.Label)
+	rows := staggerRows(extents, vg.Points(4), int((c.Max.Y-c.Min.Y)/step))
+	for k, i := range labelled {
+		c.FillText(sty, vg.Point{X: extents[k].From, Y: c.Max.Y - vg.Points(2) - vg.Length(rows[k])*step}, vs[i].Label)
+	}
 }
 
-// DataRange makes room for the marker on the x axis only.
-func (v vLinePlotter) DataRange() (xmin, xmax, ymin, ymax float64) {
-	return v.X, v.X, math.Inf(1), math.Inf(-1)
+// DataRange makes room for the markers on the x axis only.
+func (vs vLinesPlotter) DataRange() (xmin, xmax, ymin, ymax float64) {
+	xmin, xmax = math.Inf(1), math.Inf(-1)
+	for _, v := range vs {
+		xmin, xmax = math.Min(xmin, v.X), math.Max(xmax, v.X)
+	}
+	return xmin, xmax, math.Inf(1), math.Inf(-1)
+}
+
+// extent is the horizontal extent [From, To] of a label on the canvas.
+type extent struct{ From, To vg.Length }
+
+// staggerRows gives each label, in order, the lowest row number in which
+// it stays at least gap away from every label already in that row. With
+// maxRows > 0, rows wrap around after maxRows (labels may then overlap:
+// the plot has no room for more rows).
+func staggerRows(labels []extent, gap vg.Length, maxRows int) []int {
+	rows := make([]int, len(labels))
+	for i, l := range labels {
+		r := 0
+		for clash := true; clash; {
+			clash = false
+			for j := range i {
+				if rows[j] == r && l.From < labels[j].To+gap && labels[j].From < l.To+gap {
+					clash = true
+					r++
+					break
+				}
+			}
+		}
+		rows[i] = r
+		if maxRows > 0 {
+			rows[i] = r % maxRows
+		}
+	}
+	return rows
 }
 
 // spanPlotter draws the shading of a span, or, with labelOnly, its label:
@@ -199,7 +256,11 @@ func (s spanPlotter) Plot(c draw.Canvas, p *plot.Plot) {
 		}
 		return
 	}
-	c.FillPolygon(spanFill, []vg.Point{{X: x0, Y: c.Min.Y}, {X: x1, Y: c.Min.Y}, {X: x1, Y: c.Max.Y}, {X: x0, Y: c.Max.Y}})
+	fill := color.Color(spanFill)
+	if s.Color != nil {
+		fill = s.Color
+	}
+	c.FillPolygon(fill, []vg.Point{{X: x0, Y: c.Min.Y}, {X: x1, Y: c.Min.Y}, {X: x1, Y: c.Max.Y}, {X: x0, Y: c.Max.Y}})
 }
 
 // DataRange makes room for the span on the x axis only.

@@ -345,10 +345,11 @@ func finishOptions(obj map[string]interface{}, a Annotations, toX func(float64) 
 	}
 	var areas []interface{}
 	for _, s := range a.Spans {
-		areas = append(areas, []interface{}{
-			map[string]interface{}{"xAxis": toX(s.From), "name": s.Label},
-			map[string]interface{}{"xAxis": toX(s.To)},
-		})
+		from := map[string]interface{}{"xAxis": toX(s.From), "name": s.Label}
+		if s.Color != nil {
+			from["itemStyle"] = map[string]interface{}{"color": rgbaColor(s.Color)}
+		}
+		areas = append(areas, []interface{}{from, map[string]interface{}{"xAxis": toX(s.To)}})
 	}
 	if len(areas) > 0 {
 		first["markArea"] = map[string]interface{}{"silent": true, "itemStyle": map[string]interface{}{"color": "rgba(128,128,128,0.19)"},

@@ -1,7 +1,10 @@
 package chart
 
 import (
+	"fmt"
 	"image/color"
+	"math"
+	"strconv"
 
 	stdfont "golang.org/x/image/font"
 	"gonum.org/v1/plot"
@@ -43,6 +46,13 @@ func hexColor(c color.NRGBA) string {
 		b[2+2*i] = digits[v&0xF]
 	}
 	return string(b)
+}
+
+// rgbaColor formats c as "rgba(r,g,b,a)" for echarts, keeping its
+// transparency.
+func rgbaColor(c color.Color) string {
+	n := color.NRGBAModel.Convert(c).(color.NRGBA)
+	return fmt.Sprintf("rgba(%d,%d,%d,%s)", n.R, n.G, n.B, strconv.FormatFloat(math.Round(float64(n.A)/255*1000)/1000, 'f', -1, 64))
 }
 
 var (

@@ -1,0 +1,119 @@
+package chart
+
+import (
+	"bytes"
+	"image/color"
+	"image/png"
+	"slices"
+	"strings"
+	"testing"
+
+	"gonum.org/v1/plot/vg"
+)
+
+func TestStaggerRows(t *testing.T) {
+	pt := vg.Points
+	for _, c := range []struct {
+		name    string
+		labels  []extent
+		maxRows int
+		want    []int
+	}{
+		{"apart", []extent{{pt(0), pt(40)}, {pt(50), pt(90)}, {pt(100), pt(140)}}, 0, []int{0, 0, 0}},
+		{"crowded", []extent{{pt(0), pt(40)}, {pt(10), pt(50)}, {pt(20), pt(60)}}, 0, []int{0, 1, 2}},
+		// Within the gap (4 pt) counts as a clash.
+		{"touching", []extent{{pt(0), pt(40)}, {pt(42), pt(80)}}, 0, []int{0, 1}},
+		// A later label goes back to the first row that has room.
+		{"back to the top", []extent{{pt(0), pt(40)}, {pt(10), pt(50)}, {pt(60), pt(100)}}, 0, []int{0, 1, 0}},
+		{"wraps", []extent{{pt(0), pt(40)}, {pt(10), pt(50)}, {pt(20), pt(60)}}, 2, []int{0, 1, 0}},
+		{"none", nil, 3, []int{}},
+	} {
+		if got := staggerRows(c.labels, pt(4), c.maxRows); !slices.Equal(got, c.want) {
+			t.Errorf("%s: rows %v, want %v", c.name, got, c.want)
+		}
+	}
+}
+
+// Finish markers close together must not share a row of labels: the
+// labels are drawn and the figure still renders with markers in any order.
+func TestCloseMarkersRender(t *testing.T) {
+	l := Lines{
+		Series: []Series{{Name: "s", X: []float64{0, 30}, Y: []float64{0, 1}}},
+		VLines: []VLine{{X: 6.1, Label: "decorrelated 6.1 s"}, {X: 4.5, Label: "flat 4.5 s"}, {X: 5.7, Label: "equal 5.7 s"},
+			{X: 7.2, Label: "full 7.2 s"}, {X: 25.6, Label: "exponential 25.6 s"}, {X: 10, Label: ""}},
+	}
+	if _, err := l.PNG(); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// reddish counts the pixels of a PNG that are clearly red rather than grey.
+func reddish(t *testing.T, b []byte) int {
+	t.Helper()
+	img, err := png.Decode(bytes.NewReader(b))
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := 0
+	r := img.Bounds()
+	for y := r.Min.Y; y < r.Max.Y; y++ {
+		for x := r.Min.X; x < r.Max.X; x++ {
+			c := color.NRGBAModel.Convert(img.At(x, y)).(color.NRGBA)
+			if int(c.R) > int(c.G)+60 && int(c.R) > int(c.B)+60 {
+				n++
+			}
+		}
+	}
+	return n
+}
+
+func TestSpanColor(t *testing.T) {
+	red := color.NRGBA{0xFF, 0, 0, 0x80}
+	h := Histogram{Slot: 1e9, Counts: []float64{1, 2, 3, 2, 1, 1, 1, 1, 1, 1}}
+	h.Spans = []Span{{From: 2, To: 8, Label: "grey"}}
+	grey, err := h.PNG()
+	if err != nil {
+		t.Fatal(err)
+	}
+	h.Spans[0].Color = red
+	coloured, err := h.PNG()
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The band covers about 6/10 of a plotting area of several hundred
+	// pixels on each side: tens of thousands of red pixels.
+	if n := reddish(t, grey); n != 0 {
+		t.Errorf("default span: %d red pixels, want none", n)
+	}
+	if n := reddish(t, coloured); n < 20000 {
+		t.Errorf("red span: %d red pixels, want a band of them", n)
+	}
+
+	html, err := h.HTML()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(html, "rgba(255,0,0,0.502)") {
+		t.Errorf("the interactive figure does not colour the span: %s", html)
+	}
+	h.Spans[0].Color = nil
+	if html, _ := h.HTML(); strings.Contains(html, "rgba(255,0,0") {
+		t.Error("a span without Color is coloured in the interactive figure")
+	}
+}
+
+func TestRGBAColor(t *testing.T) {
+	for _, c := range []struct {
+		in   color.Color
+		want string
+	}{
+		{color.NRGBA{0xE6, 0x9F, 0x00, 0xFF}, "rgba(230,159,0,1)"},
+		{color.NRGBA{0, 0, 0, 0}, "rgba(0,0,0,0)"},
+		{color.NRGBA{10, 20, 30, 0x40}, "rgba(10,20,30,0.251)"},
+		{color.RGBA{0x80, 0, 0, 0x80}, "rgba(255,0,0,0.502)"}, // premultiplied in, straight out
+	} {
+		if got := rgbaColor(c.in); got != c.want {
+			t.Errorf("rgbaColor(%v) = %q, want %q", c.in, got, c.want)
+		}
+	}
+}

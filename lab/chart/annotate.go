@@ -43,7 +43,8 @@ type Span struct {
 }
 
 // Note is a short text written at the data point (X, Y), such as the value
-// of the tallest bar.
+// of the tallest bar. It is centred just above the point, but never leaves
+// the plot: a note on the first or last bar is moved inwards.
 type Note struct {
 	X, Y float64
 	Text string
@@ -270,10 +271,23 @@ func (s spanPlotter) DataRange() (xmin, xmax, ymin, ymax float64) {
 
 type notePlotter Note
 
-// Plot writes the note just above its point.
+// Plot writes the note just above its point, centred on it unless that
+// would put the text outside the plot (a note on the first or last bar).
 func (n notePlotter) Plot(c draw.Canvas, p *plot.Plot) {
 	trX, trY := p.Transforms(&c)
-	c.FillText(annotationText(draw.XCenter, draw.YBottom), vg.Point{X: trX(n.X), Y: trY(n.Y) + vg.Points(3)}, n.Text)
+	sty := annotationText(draw.XCenter, draw.YBottom)
+	x := centreInside(trX(n.X), sty.Width(n.Text), c.Min.X, c.Max.X)
+	c.FillText(sty, vg.Point{X: x, Y: trY(n.Y) + vg.Points(3)}, n.Text)
+}
+
+// centreInside returns the centre nearest x for a text of width w that
+// keeps the text within [lo, hi], or the middle of [lo, hi] if it is too
+// narrow for the text.
+func centreInside(x, w, lo, hi vg.Length) vg.Length {
+	if hi-lo <= w {
+		return (lo + hi) / 2
+	}
+	return min(max(x, lo+w/2), hi-w/2)
 }
 
 // DataRange makes room for the note's point.

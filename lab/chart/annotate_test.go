@@ -117,3 +117,18 @@ func TestRGBAColor(t *testing.T) {
 		}
 	}
 }
+
+func TestCentreInside(t *testing.T) {
+	pt := vg.Points
+	for _, c := range []struct{ x, w, want vg.Length }{
+		{pt(50), pt(20), pt(50)},  // room on both sides: centred on x
+		{pt(2), pt(20), pt(10)},   // at the left edge: moved right
+		{pt(99), pt(20), pt(90)},  // at the right edge: moved left
+		{pt(50), pt(200), pt(50)}, // wider than the plot: the plot's middle
+		{pt(-30), pt(10), pt(5)},  // outside the plot
+	} {
+		if got := centreInside(c.x, c.w, 0, pt(100)); got != c.want {
+			t.Errorf("centreInside(%v, %v, 0, 100pt) = %v, want %v", c.x, c.w, got, c.want)
+		}
+	}
+}

@@ -163,7 +163,8 @@ func (h hLinePlotter) DataRange() (xmin, xmax, ymin, ymax float64) {
 // vLinesPlotter draws dashed markers with their labels beside the top of
 // each line: right of it, or left if the label would leave the plot. Labels
 // are placed from left to right, each in the highest row where it overlaps
-// no label already placed, so markers close together stay readable.
+// no label already placed, on a light backing that hides the lines passing
+// behind it, so markers close together stay readable.
 type vLinesPlotter []VLine
 
 // Plot draws the dashed markers and their labels.
@@ -195,7 +196,12 @@ func (vs vLinesPlotter) Plot(c draw.Canvas, p *plot.Plot) {
 	step := sty.Font.Size * 1.2
 	rows := staggerRows(extents, vg.Points(4), int((c.Max.Y-c.Min.Y)/step))
 	for k, i := range labelled {
-		c.FillText(sty, vg.Point{X: extents[k].From, Y: c.Max.Y - vg.Points(2) - vg.Length(rows[k])*step}, vs[i].Label)
+		top := c.Max.Y - vg.Points(2) - vg.Length(rows[k])*step
+		// A light backing keeps the label readable where another marker's
+		// line runs through it.
+		e, h := extents[k], sty.Height(vs[i].Label)
+		c.FillPolygon(labelBacking, []vg.Point{{X: e.From - 1, Y: top - h}, {X: e.To + 1, Y: top - h}, {X: e.To + 1, Y: top}, {X: e.From - 1, Y: top}})
+		c.FillText(sty, vg.Point{X: e.From, Y: top}, vs[i].Label)
 	}
 }
 

@@ -2,9 +2,13 @@ package cohort
 
 import (
 	"fmt"
+	"image/color"
+	"math"
+	"strconv"
 	"time"
 
 	"github.com/backofflab/backofflab/lab/chart"
+	"gonum.org/v1/plot"
 )
 
 // Board is one run of each policy in the same setting, laid out for the
@@ -71,12 +75,37 @@ func (b *Board) finishes() []chart.VLine {
 	return v
 }
 
-// outage shades the outage, if any.
+// outage shades the outage, if any, in the default grey.
 func (b *Board) outage() []chart.Span {
 	if b.Config.Outage <= 0 {
 		return nil
 	}
 	return []chart.Span{{From: 0, To: b.Config.Outage.Seconds(), Label: "outage"}}
+}
+
+// IdleColor is the translucent amber of the spans in which capacity stands
+// unused while work is outstanding (InFlight), set apart from the grey of
+// the outage.
+var IdleColor color.Color = color.NRGBA{0xF0, 0xB0, 0x20, 0x48}
+
+// headroom is how far the calls panels' y scale reaches above the tallest
+// burst: room for the label of the run's worst bucket below the labels
+// written along the top of the plot.
+const headroom = 1.3
+
+// unlabelled returns copies of lines and spans without their labels, for a
+// panel that repeats markers another panel already names.
+func unlabelled(lines []chart.VLine, spans []chart.Span) ([]chart.VLine, []chart.Span) {
+	l := make([]chart.VLine, len(lines))
+	for i, v := range lines {
+		l[i] = chart.VLine{X: v.X}
+	}
+	s := make([]chart.Span, len(spans))
+	for i, sp := range spans {
+		sp.Label = ""
+		s[i] = sp
+	}
+	return l, s
 }
 
 // Calls returns the first panel for the named policy: calls per 100 ms,
@@ -104,7 +133,7 @@ func (b *Board) Calls(name string) (chart.Histogram, error) {
 		YLabel: "calls per 100 ms",
 		Slot:   Bucket,
 		Layers: []chart.Layer{{Name: "admitted", Counts: admitted}, {Name: "refused", Counts: refused}},
-		YMax:   float64(b.Tallest) * 1.12, // room for the label
+		YMax:   float64(b.Tallest) * headroom,
 		HLines: []chart.HLine{{Y: float64(capacity), Label: fmt.Sprintf("dependency can admit %d per 100 ms", capacity)}},
 		VLines: b.finishes(),
 		Spans:  b.outage(),
@@ -117,8 +146,9 @@ func (b *Board) Calls(name string) (chart.Histogram, error) {
 }
 
 // InFlight returns the second panel for the named policy: calls in flight
-// against the limit, with the spans in which capacity stood unused while
-// work was outstanding shaded (the longest one labelled).
+// against the limit, with the outage shaded grey and the spans in which
+// capacity stood unused while work was outstanding shaded in IdleColor;
+// the title gives their total, the run's idle time.
 func (b *Board) InFlight(name string) (chart.Lines, error) {
 	i, err := b.index(name)
 	if err != nil {
@@ -133,20 +163,12 @@ func (b *Board) InFlight(name string) (chart.Lines, error) {
 	}
 	s.X = append(s.X, b.End.Seconds())
 	s.Y = append(s.Y, s.Y[len(s.Y)-1])
-	idle := tr.IdleSpans()
-	var spans []chart.Span
-	longest := -1
-	for k, sp := range idle {
-		spans = append(spans, chart.Span{From: sp.From.Seconds(), To: sp.To.Seconds()})
-		if longest < 0 || sp.Len() > idle[longest].Len() {
-			longest = k
-		}
-	}
-	if longest >= 0 {
-		spans[longest].Label = fmt.Sprintf("idle %.1f s in all", b.Results[i].Idle.Seconds())
+	spans := b.outage()
+	for _, sp := range tr.IdleSpans() {
+		spans = append(spans, chart.Span{From: sp.From.Seconds(), To: sp.To.Seconds(), Color: IdleColor})
 	}
 	return chart.Lines{
-		Title:  fmt.Sprintf("%s: calls in flight", name),
+		Title:  fmt.Sprintf("%s: calls in flight; shaded: idle while clients wait, %.1f s in all", name, b.Results[i].Idle.Seconds()),
 		XLabel: "time (s)",
 		YLabel: "in flight",
 		Series: []chart.Series{s},
@@ -194,18 +216,93 @@ func (b *Board) Lanes(name string) (chart.Scatter, error) {
 }
 
 // Panels returns the three panels of the named policy stacked on the
-// board's ruler.
+// board's ruler, which is marked in round numbers of seconds. Each marker
+// is named once: the finishes on the calls panel, the outage on the
+// in-flight panel; the other panels repeat them unlabelled. The title gives the run's finish and
+// calls.
 func (b *Board) Panels(name string) (chart.Stack, error) {
-	calls, err := b.Calls(name)
+	st, err := b.stacked(name)
 	if err != nil {
 		return chart.Stack{}, err
 	}
-	inFlight, _ := b.InFlight(name)
-	lanes, _ := b.Lanes(name)
 	return chart.Stack{
-		Title:  fmt.Sprintf("%s, seed %d", name, b.Config.Seed),
-		Panels: []chart.Panel{calls, inFlight, lanes},
+		Title:  st.title,
+		Panels: []chart.Panel{onRuler(st.calls), onRuler(st.inFlight), onRuler(st.lanes)},
 	}, nil
+}
+
+// stack is the content of Panels before the ruler's ticks are applied.
+type stack struct {
+	title    string
+	calls    chart.Histogram
+	inFlight chart.Lines
+	lanes    chart.Scatter
+}
+
+// stacked returns the panels of the named policy with each marker named
+// once, and the stack's title.
+func (b *Board) stacked(name string) (stack, error) {
+	calls, err := b.Calls(name)
+	if err != nil {
+		return stack{}, err
+	}
+	i, _ := b.index(name)
+	_, calls.Spans = unlabelled(nil, calls.Spans) // the worst bucket's label may be up there
+	inFlight, _ := b.InFlight(name)
+	inFlight.VLines, _ = unlabelled(inFlight.VLines, nil)
+	lanes, _ := b.Lanes(name)
+	lanes.VLines, lanes.Spans = unlabelled(lanes.VLines, lanes.Spans)
+	r := b.Results[i]
+	title := fmt.Sprintf("%s, seed %d: finished at %.2f s after %d calls", name, b.Config.Seed, r.Finish.Seconds(), r.Calls)
+	if r.Unfinished > 0 {
+		title = fmt.Sprintf("%s, seed %d: %d clients unfinished at %.0f s after %d calls", name, b.Config.Seed, r.Unfinished, r.Finish.Seconds(), r.Calls)
+	}
+	return stack{title, calls, inFlight, lanes}, nil
+}
+
+// onRuler returns panel with the board's time ticks (see rulerTicks).
+func onRuler(panel chart.Panel) chart.PlotFunc {
+	return func() (*plot.Plot, error) {
+		p, err := panel.Plot()
+		if err != nil {
+			return nil, err
+		}
+		p.X.Tick.Marker = rulerTicks{}
+		return p, nil
+	}
+}
+
+// rulerTicks labels a time axis in seconds at a round step (1, 2 or 5
+// times a power of ten) that gives at least five labels, with an unlabelled
+// tick halfway between: a ruler to read times from, where gonum/plot's
+// default may label only the two ends.
+type rulerTicks struct{}
+
+// Ticks returns the ticks for [min, max].
+func (rulerTicks) Ticks(min, max float64) []plot.Tick {
+	switch {
+	case math.IsNaN(min) || math.IsNaN(max) || math.IsInf(min, 0) || math.IsInf(max, 0) || math.IsInf(max-min, 0):
+		return nil // chart refuses such ranges before asking for ticks
+	case max <= min:
+		return []plot.Tick{{Value: min, Label: secondsLabel(min)}}
+	}
+	step := math.Pow(10, math.Floor(math.Log10(max-min)))
+	for _, f := range []float64{0.5, 0.4, 0.5} { // 10 → 5 → 2 → 1, × the power of ten
+		if (max-min)/step >= 5 {
+			break
+		}
+		step *= f
+	}
+	var ticks []plot.Tick
+	for k := math.Ceil(min / step * 2); k/2*step <= max; k++ {
+		x := k / 2 * step
+		label := ""
+		if int64(k)%2 == 0 {
+			label = secondsLabel(x)
+		}
+		ticks = append(ticks, plot.Tick{Value: x, Label: label})
+	}
+	return ticks
 }
 
 // CompareCalls returns every policy's calls per 100 ms as one line each, on
@@ -233,4 +330,10 @@ func (b *Board) CompareCalls() chart.Lines {
 		l.Series = append(l.Series, s)
 	}
 	return l
+}
+
+// secondsLabel formats a tick value without rounding noise (0.6, not
+// 0.6000000000000001).
+func secondsLabel(x float64) string {
+	return strconv.FormatFloat(math.Round(x*1e9)/1e9, 'f', -1, 64)
 }

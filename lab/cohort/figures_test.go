@@ -2,10 +2,13 @@ package cohort
 
 import (
 	"bytes"
+	"math"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/backofflab/backofflab/lab/chart"
 )
 
 func TestBoard(t *testing.T) {
@@ -50,7 +53,12 @@ func TestBoard(t *testing.T) {
 		}
 		var shaded float64
 		for _, sp := range inFlight.Spans {
-			shaded += sp.To - sp.From
+			if sp.Color == IdleColor {
+				shaded += sp.To - sp.From
+			}
+		}
+		if inFlight.Spans[0].Color != nil || inFlight.Spans[0].To != 3 {
+			t.Errorf("%s: first span %+v, want the outage in the default grey", name, inFlight.Spans[0])
 		}
 		if d := shaded - b.Results[i].Idle.Seconds(); d > 1e-9 || d < -1e-9 {
 			t.Errorf("%s: shaded %v s, idle %v", name, shaded, b.Results[i].Idle)
@@ -96,5 +104,99 @@ func TestBoardRenders(t *testing.T) {
 	html, err := b.CompareCalls().HTML()
 	if err != nil || !strings.Contains(html, "decorrelated") {
 		t.Errorf("CompareCalls HTML: %v", err)
+	}
+}
+
+func TestRulerTicks(t *testing.T) {
+	for _, c := range []struct {
+		min, max float64
+		labels   []string
+	}{
+		{0, 25.62, []string{"0", "5", "10", "15", "20", "25"}},
+		{0, 60, []string{"0", "10", "20", "30", "40", "50", "60"}},
+		{0, 7.22, []string{"0", "1", "2", "3", "4", "5", "6", "7"}},
+		{0, 1.52, []string{"0", "0.2", "0.4", "0.6", "0.8", "1", "1.2", "1.4"}},
+		{0, 3, []string{"0", "0.5", "1", "1.5", "2", "2.5", "3"}},
+	} {
+		var labels []string
+		ticks := rulerTicks{}.Ticks(c.min, c.max)
+		for _, tk := range ticks {
+			if tk.Value < c.min || tk.Value > c.max {
+				t.Errorf("[%v, %v]: tick at %v outside the range", c.min, c.max, tk.Value)
+			}
+			if tk.Label != "" {
+				labels = append(labels, tk.Label)
+			}
+		}
+		if strings.Join(labels, " ") != strings.Join(c.labels, " ") {
+			t.Errorf("[%v, %v]: labels %q, want %q", c.min, c.max, labels, c.labels)
+		}
+		if len(ticks) < 2*len(labels)-1 {
+			t.Errorf("[%v, %v]: %d ticks for %d labels, want a tick between labels", c.min, c.max, len(ticks), len(labels))
+		}
+	}
+	// Degenerate ranges neither hang nor panic.
+	if ticks := (rulerTicks{}).Ticks(1, 1); len(ticks) != 1 || ticks[0].Label != "1" {
+		t.Errorf("[1, 1]: ticks %v, want one at 1", ticks)
+	}
+	if ticks := (rulerTicks{}).Ticks(0, math.Inf(1)); len(ticks) != 0 {
+		t.Errorf("[0, +Inf]: ticks %v, want none", ticks)
+	}
+}
+
+func TestPanelsNameEachMarkerOnce(t *testing.T) {
+	b, err := NewBoard(Overload(nil), DefaultLineup())
+	if err != nil {
+		t.Fatal(err)
+	}
+	st, err := b.stacked("exponential")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := "exponential, seed 1513241: 168 clients unfinished at 60 s after 4908 calls"; st.title != want {
+		t.Errorf("title %q, want %q", st.title, want)
+	}
+	named := func(v []chart.VLine, s []chart.Span) (finishes, spans int) {
+		for _, x := range v {
+			if x.Label != "" {
+				finishes++
+			}
+		}
+		for _, x := range s {
+			if x.Label != "" {
+				spans++
+			}
+		}
+		return finishes, spans
+	}
+	f, sp := named(st.calls.VLines, st.calls.Spans)
+	if f != 5 || sp != 0 || len(st.calls.Spans) != 1 {
+		t.Errorf("calls panel: %d finish labels, %d span labels, %d spans; want 5, 0 and the outage", f, sp, len(st.calls.Spans))
+	}
+	f, sp = named(st.inFlight.VLines, st.inFlight.Spans)
+	if f != 0 || sp != 1 || st.inFlight.Spans[0].Label != "outage" || len(st.inFlight.VLines) != 5 {
+		t.Errorf("in-flight panel: %d finish labels of %d, %d span labels; want 0 of 5 and the outage's", f, len(st.inFlight.VLines), sp)
+	}
+	f, sp = named(st.lanes.VLines, st.lanes.Spans)
+	if f != 0 || sp != 0 || len(st.lanes.VLines) != 5 || len(st.lanes.Spans) != 1 {
+		t.Errorf("lanes panel: %d finish labels, %d span labels; want none", f, sp)
+	}
+	// The standalone panels keep their labels.
+	calls, _ := b.Calls("exponential")
+	if f, sp := named(calls.VLines, calls.Spans); f != 5 || sp != 1 {
+		t.Errorf("Calls: %d finish labels, %d span labels; want 5 and 1", f, sp)
+	}
+	p, err := b.Panels("exponential")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, pn := range p.Panels {
+		pl, err := pn.Plot()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, ok := pl.X.Tick.Marker.(rulerTicks); !ok {
+			t.Errorf("panel %d: x ticks %T, want the board's ruler", i, pl.X.Tick.Marker)
+		}
 	}
 }

@@ -1,0 +1,340 @@
+// Package storm replays the retry storm of the Backoff Lab lessons over
+// real sockets: a local HTTP server fails every request for an outage (503),
+// then answers normally, while a cohort of independent clients, each with
+// its own http.Client and retry.Transport, tries to get one answer each.
+// The server records when every request arrived, so the arrival histogram at
+// 10 ms resolution shows what the clients' retry policy did to it. A server
+// with a Capacity per slot also sheds what a synchronised wave brings beyond
+// it, as a server still warming up after a restart would.
+//
+// All clients send their first request together: the outage is the shared
+// failure that synchronises them, whatever their policy. Peaks are therefore
+// measured over the later arrivals only (the retries), which are the part a
+// policy controls.
+//
+// Everything runs in real time: a run lasts as long as its slowest client.
+package storm
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"math/rand/v2"
+	"net/http"
+	"net/http/httptest"
+	"slices"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/backofflab/backofflab/lab/metrics"
+	"github.com/backofflab/backofflab/lab/schedule"
+	"github.com/backofflab/backofflab/retry"
+)
+
+// Policy names accepted by Config.Policy.
+const (
+	// Exponential is exponential backoff without jitter, budget or breaker:
+	// what go-retryablehttp does by default.
+	Exponential = "exponential"
+	// Full is full jitter alone, without budget or breaker.
+	Full = "full"
+	// Defaults is package retry's defaults (full jitter, 10 % budget,
+	// per-host breaker) with the attempt limit raised to Config.Attempts so
+	// that a client can outlast the outage. When the breaker refuses, the
+	// client waits until the breaker's jittered open time ends before
+	// asking again.
+	Defaults = "defaults"
+)
+
+// Policies lists the accepted policy names.
+func Policies() []string { return []string{Exponential, Full, Defaults} }
+
+// Defaults for zero Config fields, and the limits Validate applies.
+const (
+	DefaultClients  = 200
+	DefaultOutage   = 3 * time.Second
+	DefaultAttempts = 20
+	DefaultDeadline = 15 * time.Second
+	DefaultSlot     = 10 * time.Millisecond
+
+	MaxClients  = 5000
+	MaxOutage   = time.Minute
+	MaxAttempts = 1000
+	MaxDeadline = 10 * time.Minute
+)
+
+// Config describes one run. Zero fields take their defaults.
+type Config struct {
+	// Policy is one of Policies(); "" means Defaults.
+	Policy string
+	// Clients is the size of the cohort, in [1, 5000]; 0 means 200.
+	Clients int
+	// Outage is how long the server fails every request, from the moment
+	// the clients send their first requests, in (0, 1m]; 0 means 3 s.
+	Outage time.Duration
+	// Attempts is each call's attempt limit, in [1, 1000]; 0 means 20.
+	Attempts int
+	// Deadline is each client's deadline for its answer, in (0, 10m];
+	// 0 means 15 s.
+	Deadline time.Duration
+	// Base and Cap are the Exponential and Full schedules' parameters;
+	// 0 means retry.DefaultPolicy's (100 ms and 10 s). Defaults ignores them.
+	Base, Cap time.Duration
+	// Slot is the histogram resolution, in (0, 1s]; 0 means 10 ms.
+	Slot time.Duration
+	// Capacity, if positive, is the most requests the server answers per
+	// Slot-wide slot after the outage, like a server still warming up; the
+	// rest of a slot's requests get 503 too. 0 means unlimited. In
+	// [0, 1e6].
+	Capacity int
+	// Seed seeds every client's generator (client i draws from a PCG
+	// seeded with Seed and i), so no two clients share a sequence.
+	Seed uint64
+}
+
+// Validate reports the first field of cfg that is out of range, naming it
+// and the allowed range. Zero fields are valid: they mean the defaults.
+func Validate(cfg Config) error {
+	_, err := cfg.withDefaults()
+	return err
+}
+
+// withDefaults fills in zero fields and checks the ranges.
+func (c Config) withDefaults() (Config, error) {
+	if c.Policy == "" {
+		c.Policy = Defaults
+	}
+	if !slices.Contains(Policies(), c.Policy) {
+		return c, fmt.Errorf("storm: unknown policy %q: want one of %s", c.Policy, strings.Join(Policies(), ", "))
+	}
+	def := retry.DefaultPolicy.(schedule.FullJitter)
+	for _, f := range []struct {
+		v   *time.Duration
+		def time.Duration
+	}{{&c.Outage, DefaultOutage}, {&c.Deadline, DefaultDeadline}, {&c.Slot, DefaultSlot}, {&c.Base, def.Base}, {&c.Cap, def.Cap}} {
+		if *f.v == 0 {
+			*f.v = f.def
+		}
+	}
+	if c.Clients == 0 {
+		c.Clients = DefaultClients
+	}
+	if c.Attempts == 0 {
+		c.Attempts = DefaultAttempts
+	}
+	switch {
+	case c.Clients < 1 || c.Clients > MaxClients:
+		return c, fmt.Errorf("storm: clients %d out of range: want 1 <= clients <= %d", c.Clients, MaxClients)
+	case c.Outage < 0 || c.Outage > MaxOutage:
+		return c, fmt.Errorf("storm: outage %v out of range: want 0 < outage <= %v", c.Outage, MaxOutage)
+	case c.Attempts < 1 || c.Attempts > MaxAttempts:
+		return c, fmt.Errorf("storm: attempts %d out of range: want 1 <= attempts <= %d", c.Attempts, MaxAttempts)
+	case c.Deadline < 0 || c.Deadline > MaxDeadline:
+		return c, fmt.Errorf("storm: deadline %v out of range: want 0 < deadline <= %v", c.Deadline, MaxDeadline)
+	case c.Slot < 0 || c.Slot > time.Second:
+		return c, fmt.Errorf("storm: slot %v out of range: want 0 < slot <= 1s", c.Slot)
+	case c.Capacity < 0 || c.Capacity > 1e6:
+		return c, fmt.Errorf("storm: capacity %d out of range: want 0 <= capacity <= 1000000 (0 means unlimited)", c.Capacity)
+	}
+	if err := (schedule.FullJitter{Base: c.Base, Cap: c.Cap}).Validate(); err != nil {
+		return c, fmt.Errorf("storm: %w", err)
+	}
+	return c, nil
+}
+
+// Result is what one run measured. Times are offsets from the moment the
+// clients sent their first requests.
+type Result struct {
+	// Config is the run's configuration, defaults filled in.
+	Config Config
+	// Arrivals is when each request reached the server, in arrival order.
+	Arrivals []time.Duration
+	// Retries is when each request after a client's first arrived.
+	Retries []time.Duration
+	// Peak is the fullest Slot-wide slot of Retries.
+	Peak metrics.Peak
+	// CV is the coefficient of variation of the gaps between retries: near 0
+	// (or far above 1, in bursts) when clients retry in phase, near 1 when
+	// they are spread out. It is 0 when there are fewer than two retries.
+	CV float64
+	// Succeeded and GaveUp count the clients that got their answer and
+	// those that did not before their deadline or their policy's limits.
+	Succeeded, GaveUp int
+	// Done is when the last client finished, successfully or not.
+	Done time.Duration
+	// Recovered reports whether every client got its answer, and
+	// RecoveredAt when the last one did.
+	Recovered   bool
+	RecoveredAt time.Duration
+}
+
+// Histogram counts every arrival (first attempts included) in Slot-wide
+// slots from the start of the run.
+func (r Result) Histogram() metrics.Histogram {
+	h, _ := metrics.Count(r.Arrivals, r.Config.Slot)
+	return h
+}
+
+// clientHeader names the client on each request, so the server can tell a
+// client's first request from its retries.
+const clientHeader = "X-Storm-Client"
+
+// Run runs one storm and returns what it measured. It stops early, with
+// ctx's error, if ctx ends.
+func Run(ctx context.Context, cfg Config) (Result, error) {
+	cfg, err := cfg.withDefaults()
+	if err != nil {
+		return Result{}, err
+	}
+	var (
+		mu       sync.Mutex
+		start    time.Time
+		arrivals []time.Duration
+		retries  []time.Duration
+		seen     = make([]bool, cfg.Clients)
+		load     = map[time.Duration]int{} // requests per slot after the outage
+	)
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		mu.Lock()
+		t := time.Since(start)
+		arrivals = append(arrivals, t)
+		if i, err := strconv.Atoi(r.Header.Get(clientHeader)); err == nil && i >= 0 && i < len(seen) {
+			if seen[i] {
+				retries = append(retries, t)
+			}
+			seen[i] = true
+		}
+		shed := false
+		if t >= cfg.Outage && cfg.Capacity > 0 {
+			load[t/cfg.Slot]++
+			shed = load[t/cfg.Slot] > cfg.Capacity
+		}
+		mu.Unlock()
+		if t < cfg.Outage || shed {
+			w.WriteHeader(http.StatusServiceUnavailable)
+			return
+		}
+		io.WriteString(w, "ok")
+	}))
+	defer srv.Close()
+
+	clients := make([]*client, cfg.Clients)
+	for i := range clients {
+		if clients[i], err = newClient(cfg, i, srv.URL); err != nil {
+			return Result{}, err
+		}
+		defer clients[i].base.CloseIdleConnections()
+	}
+	// Every client is built and waiting; start them together.
+	mu.Lock()
+	start = time.Now()
+	mu.Unlock()
+	var wg sync.WaitGroup
+	for _, c := range clients {
+		wg.Go(func() { c.run(ctx, start) })
+	}
+	wg.Wait()
+	if err := ctx.Err(); err != nil {
+		return Result{}, err
+	}
+
+	mu.Lock()
+	defer mu.Unlock()
+	res := Result{Config: cfg, Arrivals: arrivals, Retries: retries, Recovered: true}
+	for _, c := range clients {
+		res.Done = max(res.Done, c.done)
+		if c.ok {
+			res.Succeeded++
+			res.RecoveredAt = max(res.RecoveredAt, c.done)
+		} else {
+			res.GaveUp++
+			res.Recovered = false
+		}
+	}
+	if !res.Recovered {
+		res.RecoveredAt = 0
+	}
+	h, err := metrics.Count(retries, cfg.Slot)
+	if err != nil {
+		return Result{}, err
+	}
+	res.Peak = h.Peak()
+	if cv, err := metrics.InterArrivalCV(retries); err == nil {
+		res.CV = cv
+	}
+	return res, nil
+}
+
+// client is one member of the cohort.
+type client struct {
+	id       int
+	url      string
+	deadline time.Duration
+	http     *http.Client
+	t        *retry.Transport
+	base     *http.Transport
+	waitOpen bool // wait out an open breaker and ask again
+	ok       bool
+	done     time.Duration
+}
+
+func newClient(cfg Config, i int, url string) (*client, error) {
+	base := &http.Transport{}
+	rc := retry.Config{MaxAttempts: cfg.Attempts, Rand: rand.New(rand.NewPCG(cfg.Seed, uint64(i)))}
+	switch cfg.Policy {
+	case Exponential:
+		rc.Policy = schedule.Exponential{Base: cfg.Base, Cap: cfg.Cap}
+		rc.DisableBudget, rc.DisableBreaker = true, true
+	case Full:
+		rc.Policy = schedule.FullJitter{Base: cfg.Base, Cap: cfg.Cap}
+		rc.DisableBudget, rc.DisableBreaker = true, true
+	}
+	t, err := retry.NewTransport(retry.TransportConfig{Config: rc, Base: base})
+	if err != nil {
+		return nil, err
+	}
+	return &client{id: i, url: url, deadline: cfg.Deadline, http: &http.Client{Transport: t}, t: t, base: base,
+		waitOpen: cfg.Policy == Defaults}, nil
+}
+
+// run asks for the client's answer until it gets it, its deadline passes
+// or its policy gives up, and records the outcome.
+func (c *client) run(ctx context.Context, start time.Time) {
+	ctx, cancel := context.WithDeadline(ctx, start.Add(c.deadline))
+	defer cancel()
+	defer func() { c.done = time.Since(start) }()
+	for {
+		req, err := http.NewRequestWithContext(ctx, http.MethodGet, c.url, nil)
+		if err != nil {
+			return
+		}
+		req.Header.Set(clientHeader, strconv.Itoa(c.id))
+		resp, err := c.http.Do(req)
+		if err == nil {
+			io.Copy(io.Discard, resp.Body)
+			resp.Body.Close()
+			c.ok = resp.StatusCode == http.StatusOK
+			return
+		}
+		if !c.waitOpen || !errors.Is(err, retry.ErrBreakerOpen) {
+			return
+		}
+		// The breaker refused without touching the network; come back when
+		// its jittered open time ends, if that is before the deadline.
+		until := c.t.Breaker(req.URL.Scheme, req.URL.Host).OpenUntil()
+		dl, _ := ctx.Deadline()
+		if !until.Before(dl) {
+			return
+		}
+		timer := time.NewTimer(time.Until(until))
+		select {
+		case <-timer.C:
+		case <-ctx.Done():
+			timer.Stop()
+			return
+		}
+	}
+}

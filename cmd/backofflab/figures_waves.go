@@ -1,0 +1,71 @@
+package main
+
+import (
+	"time"
+
+	"github.com/backofflab/backofflab/lab/chart"
+	"github.com/backofflab/backofflab/lab/waves"
+)
+
+// The Waves lesson's static figures (notebooks 01 to 04), built with the
+// same lab/waves calls as the notebook cells that show them.
+func init() {
+	registerFigure("01-waves-histograms", func() (chart.Figure, error) {
+		rs, err := waves.RunEach(waves.Lesson().WithJitters(0, 1))
+		if err != nil {
+			return nil, err
+		}
+		return waves.CompareFigure(rs...), nil
+	})
+	registerFigure("02-bucket-width-peaks", func() (chart.Figure, error) {
+		var sweeps []waves.SlotSweep
+		for _, c := range waves.Lesson().WithJitters(0, 1) {
+			s, err := waves.SweepSlots(c, waves.SlotWidths())
+			if err != nil {
+				return nil, err
+			}
+			sweeps = append(sweeps, s)
+		}
+		return waves.SlotFigure(sweeps...), nil
+	})
+	registerFigure("03-jitter-width-peaks", func() (chart.Figure, error) {
+		rs, err := jitterWidthRuns()
+		if err != nil {
+			return nil, err
+		}
+		return waves.JitterFigure(rs), nil
+	})
+	registerFigure("03-jitter-width-half", func() (chart.Figure, error) {
+		rs, err := jitterWidthRuns()
+		if err != nil {
+			return nil, err
+		}
+		return rs[2].Figure(), nil // 50 %
+	})
+	registerFigure("03-jitter-width-all", func() (chart.Figure, error) {
+		rs, err := jitterWidthRuns()
+		if err != nil {
+			return nil, err
+		}
+		return waves.CompareFigure(rs...), nil
+	})
+	registerFigure("04-two-thousand-clients-capacity", func() (chart.Figure, error) {
+		r, err := waves.Run(waves.Exercise())
+		if err != nil {
+			return nil, err
+		}
+		return r.CapacityFigure(waves.ExerciseCapacity)
+	})
+	registerFigure("04-two-thousand-clients-base", func() (chart.Figure, error) {
+		rs, err := waves.RunEach(waves.Exercise().WithBases(waves.Steps(time.Second, 4*time.Second, 100*time.Millisecond)...))
+		if err != nil {
+			return nil, err
+		}
+		return waves.BaseFigure(rs, waves.ExerciseCapacity), nil
+	})
+}
+
+// jitterWidthRuns runs the lesson at the jitter widths notebook 03 compares.
+func jitterWidthRuns() ([]waves.Result, error) {
+	return waves.RunEach(waves.Lesson().WithJitters(waves.JitterWidths()...))
+}

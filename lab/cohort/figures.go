@@ -260,6 +260,32 @@ func (b *Board) stacked(name string) (stack, error) {
 	return stack{title, calls, inFlight, lanes}, nil
 }
 
+// CallsStack returns the calls panels (see Calls) of the named policies
+// stacked on the board's ruler and y scale, in the order given, to compare
+// a few policies' traffic directly. The title names the seed and the
+// outage.
+func (b *Board) CallsStack(names ...string) (chart.Stack, error) {
+	if len(names) == 0 {
+		return chart.Stack{}, fmt.Errorf("cohort: CallsStack needs at least one policy: want some of %v", b.Names)
+	}
+	setting := fmt.Sprintf("%v outage", b.Config.Outage)
+	if b.Config.Outage <= 0 {
+		setting = "no outage"
+	}
+	st := chart.Stack{Title: fmt.Sprintf("calls per 100 ms, seed %d, %s", b.Config.Seed, setting)}
+	for k, name := range names {
+		calls, err := b.Calls(name)
+		if err != nil {
+			return chart.Stack{}, err
+		}
+		if k > 0 { // the first panel names the markers
+			calls.VLines, calls.Spans = unlabelled(calls.VLines, calls.Spans)
+		}
+		st.Panels = append(st.Panels, onRuler(calls))
+	}
+	return st, nil
+}
+
 // onRuler returns panel with the board's time ticks (see rulerTicks).
 func onRuler(panel chart.Panel) chart.PlotFunc {
 	return func() (*plot.Plot, error) {

@@ -200,3 +200,38 @@ func TestPanelsNameEachMarkerOnce(t *testing.T) {
 		}
 	}
 }
+
+func TestCallsStack(t *testing.T) {
+	b, err := NewBoard(NoOutage(nil), DefaultLineup())
+	if err != nil {
+		t.Fatal(err)
+	}
+	st, err := b.CallsStack("exponential", "full")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(st.Panels) != 2 || st.Title != "calls per 100 ms, seed 1513241, no outage" {
+		t.Fatalf("%d panels titled %q", len(st.Panels), st.Title)
+	}
+	for i, pn := range st.Panels {
+		p, err := pn.Plot()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, ok := p.X.Tick.Marker.(rulerTicks); !ok {
+			t.Errorf("panel %d: x ticks %T, want the board's ruler", i, p.X.Tick.Marker)
+		}
+		if p.Y.Max != float64(b.Tallest)*headroom {
+			t.Errorf("panel %d: y up to %v, want the board's scale %v", i, p.Y.Max, float64(b.Tallest)*headroom)
+		}
+	}
+	if png, err := st.PNG(); err != nil || len(png) == 0 {
+		t.Errorf("PNG: %d bytes, %v", len(png), err)
+	}
+	if _, err := b.CallsStack(); err == nil {
+		t.Error("CallsStack() accepted no policies")
+	}
+	if _, err := b.CallsStack("full", "nope"); err == nil || !strings.Contains(err.Error(), `"nope"`) {
+		t.Errorf("unknown policy: %v", err)
+	}
+}

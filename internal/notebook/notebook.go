@@ -10,14 +10,43 @@
 // "Go (Backoff Lab)" kernel, and Execute runs it with Jupyter's nbconvert so that the saved notebook
 // carries its outputs. Check reports what a test must fail on: an error or panic in any cell, a
 // cell tagged expect-chart without a chart in its outputs.
+//
+// # Graded cells (nbgrader)
+//
+// Exercise notebooks mark their graded cells with key=value words at the end of the marker line:
+//
+//	//// go nbgrader=solution id=overload-answer
+//	//// go nbgrader=tests id=overload-check points=3
+//	//// md nbgrader=readonly id=overload-intro
+//	//// go expect-chart nbgrader=readonly id=overload-setup
+//
+// nbgrader=KIND gives the cell nbgrader's cell metadata (schema version 3) under
+// metadata.nbgrader, with id=ID as its grade_id (letters, digits, '_' and '-'; unique in the
+// notebook):
+//
+//   - solution: an autograded answer, Go cells only. The learner writes it: grade false,
+//     solution true, locked false.
+//   - tests: an autograder test, Go cells only, worth points=N (N >= 0, required): grade true,
+//     solution false, locked true.
+//   - readonly: a locked cell the learner cannot edit, Markdown or Go: grade and solution false,
+//     locked true.
+//
+// The marker's other words are still tags (Go cells only). The source notebook is the instructor's
+// version: solution cells hold the answer between lines containing "BEGIN SOLUTION" and "END
+// SOLUTION", and test cells may hide checks between lines containing "BEGIN HIDDEN TESTS" and "END
+// HIDDEN TESTS", as nbgrader expects. [Notebook.ForLearners] derives the learner's version the way
+// nbgrader's generate_assignment does (see [ClearSolutions] and [ClearHiddenTests]), so the two
+// versions come from one text and nothing here needs nbgrader installed.
 package notebook
 
 import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"math"
 	"os"
 	"regexp"
+	"strconv"
 	"strings"
 )
 
@@ -160,7 +189,101 @@ func (c Cell) HasTag(tag string) bool {
 	return false
 }
 
-var marker = regexp.MustCompile(`^//// (md|go)((?: [a-z0-9-]+)*)\s*$`)
+// A marker's words: tags are lower-case words, settings are key=value.
+var (
+	tagWord   = regexp.MustCompile(`^[a-z0-9-]+$`)
+	gradeID   = regexp.MustCompile(`^[A-Za-z0-9_-]+$`)
+	cellKinds = map[string]bool{"md": true, "go": true}
+)
+
+// Kinds of graded cell (the values of nbgrader= on a marker line).
+const (
+	GradeSolution = "solution"
+	GradeTests    = "tests"
+	GradeReadOnly = "readonly"
+)
+
+// marker is a parsed cell marker line.
+type marker struct {
+	kind     string // "md" or "go"
+	tags     []string
+	settings map[string]string // key=value words, e.g. nbgrader=solution id=x
+}
+
+// parseMarker reads a line starting with "////": a cell marker, or an error saying what is wrong
+// with it.
+func parseMarker(line string) (*marker, error) {
+	words := strings.Fields(strings.TrimPrefix(line, "////"))
+	if !strings.HasPrefix(line, "//// ") || len(words) == 0 || !cellKinds[words[0]] {
+		return nil, fmt.Errorf("bad cell marker %q: want \"//// md\" or \"//// go [tags]\" (tags: lower-case words)", line)
+	}
+	m := &marker{kind: words[0], settings: map[string]string{}}
+	for _, w := range words[1:] {
+		if key, value, ok := strings.Cut(w, "="); ok {
+			if _, dup := m.settings[key]; dup {
+				return nil, fmt.Errorf("bad cell marker %q: %s= given twice", line, key)
+			}
+			m.settings[key] = value
+			continue
+		}
+		if !tagWord.MatchString(w) {
+			return nil, fmt.Errorf("bad cell marker %q: tag %q: tags are lower-case words (letters, digits, '-')", line, w)
+		}
+		if m.kind == "md" {
+			return nil, fmt.Errorf("bad cell marker %q: markdown cells take no tags", line)
+		}
+		m.tags = append(m.tags, w)
+	}
+	return m, nil
+}
+
+// nbgraderMetadata returns the nbgrader cell metadata the marker's settings ask for, or nil when
+// the marker has none; see the package doc.
+func (m *marker) nbgraderMetadata() (map[string]any, error) {
+	kind, graded := m.settings["nbgrader"]
+	id, hasID := m.settings["id"]
+	points, hasPoints := m.settings["points"]
+	for key := range m.settings {
+		if key != "nbgrader" && key != "id" && key != "points" {
+			return nil, fmt.Errorf("unknown setting %s=: want nbgrader=, id= or points=", key)
+		}
+	}
+	if !graded {
+		if hasID || hasPoints {
+			return nil, fmt.Errorf("id= and points= need nbgrader=%s, %s or %s", GradeSolution, GradeTests, GradeReadOnly)
+		}
+		return nil, nil
+	}
+	if !hasID || !gradeID.MatchString(id) {
+		return nil, fmt.Errorf("nbgrader=%s needs id=ID (letters, digits, '_' and '-'), got %q", kind, id)
+	}
+	meta := map[string]any{"schema_version": 3, "grade_id": id, "grade": false, "solution": false, "locked": false}
+	switch kind {
+	case GradeSolution, GradeTests:
+		if m.kind != "go" {
+			return nil, fmt.Errorf("nbgrader=%s is for Go cells only", kind)
+		}
+	case GradeReadOnly:
+	default:
+		return nil, fmt.Errorf("nbgrader=%s: want %s, %s or %s", kind, GradeSolution, GradeTests, GradeReadOnly)
+	}
+	if hasPoints != (kind == GradeTests) {
+		return nil, fmt.Errorf("points= goes with nbgrader=%s, and only there", GradeTests)
+	}
+	switch kind {
+	case GradeSolution:
+		meta["solution"] = true
+	case GradeTests:
+		p, err := strconv.ParseFloat(points, 64)
+		if err != nil || !(p >= 0) || math.IsInf(p, 0) {
+			return nil, fmt.Errorf("points=%s: want a number >= 0", points)
+		}
+		meta["grade"], meta["locked"], meta["points"] = true, true, p
+	case GradeReadOnly:
+		meta["locked"] = true
+	}
+	return meta, nil
+}
 
 // Parse reads a lesson's source text (see the package doc) into a notebook without outputs.
 func Parse(src []byte) (*Notebook, error) {
@@ -185,35 +308,44 @@ func Parse(src []byte) (*Notebook, error) {
 		cur.Source = Text(strings.Trim(strings.Join(body, "\n"), "\n"))
 		nb.Cells = append(nb.Cells, *cur)
 	}
+	ids := map[string]int{} // grade_id → line
 	for i, line := range strings.Split(string(src), "\n") {
-		m := marker.FindStringSubmatch(line)
-		if m == nil {
-			if strings.HasPrefix(line, "////") {
-				return nil, fmt.Errorf("line %d: bad cell marker %q: want \"//// md\" or \"//// go [tags]\" (tags: lower-case words)", i+1, line)
-			}
+		if !strings.HasPrefix(line, "////") {
 			if cur == nil && strings.TrimSpace(line) != "" {
 				return nil, fmt.Errorf("line %d: text before the first cell marker (//// md or //// go)", i+1)
 			}
 			body = append(body, line)
 			continue
 		}
+		m, err := parseMarker(line)
+		if err != nil {
+			return nil, fmt.Errorf("line %d: %v", i+1, err)
+		}
+		grading, err := m.nbgraderMetadata()
+		if err != nil {
+			return nil, fmt.Errorf("line %d: %v", i+1, err)
+		}
 		flush()
 		body = body[:0]
 		cur = &Cell{ID: fmt.Sprintf("cell-%02d", len(nb.Cells)+1), Metadata: map[string]any{}}
-		if m[1] == "md" {
+		cur.CellType = "code"
+		if m.kind == "md" {
 			cur.CellType = "markdown"
-			if m[2] != "" {
-				return nil, fmt.Errorf("line %d: markdown cells take no tags", i+1)
+		}
+		if len(m.tags) > 0 {
+			anyTags := make([]any, len(m.tags))
+			for j, t := range m.tags {
+				anyTags[j] = t
 			}
-		} else {
-			cur.CellType = "code"
-			if tags := strings.Fields(m[2]); len(tags) > 0 {
-				anyTags := make([]any, len(tags))
-				for j, t := range tags {
-					anyTags[j] = t
-				}
-				cur.Metadata["tags"] = anyTags
+			cur.Metadata["tags"] = anyTags
+		}
+		if grading != nil {
+			id := grading["grade_id"].(string)
+			if first, dup := ids[id]; dup {
+				return nil, fmt.Errorf("line %d: id=%s is already the id of the cell at line %d: grade ids must be unique", i+1, id, first)
 			}
+			ids[id] = i + 1
+			cur.Metadata["nbgrader"] = grading
 		}
 	}
 	flush()
@@ -262,12 +394,35 @@ func (nb *Notebook) Write(path string) error {
 	return os.WriteFile(path, b, 0o644)
 }
 
-// Sources returns each cell's type and source, for comparing a built notebook with its text.
+// Sources returns each cell's type, tags, grading and source, for comparing a built notebook with
+// its text.
 func (nb *Notebook) Sources() []string {
 	out := make([]string, len(nb.Cells))
 	for i, c := range nb.Cells {
 		tags := strings.Join(c.Tags(), " ")
-		out[i] = c.CellType + "[" + tags + "]\n" + strings.TrimRight(string(c.Source), "\n")
+		out[i] = c.CellType + "[" + tags + "]" + c.grading() + "\n" + strings.TrimRight(string(c.Source), "\n")
 	}
 	return out
+}
+
+// Grading returns the cell's nbgrader metadata, or nil if it has none.
+func (c Cell) Grading() map[string]any {
+	g, _ := c.Metadata["nbgrader"].(map[string]any)
+	return g
+}
+
+// IsSolution reports whether the cell is an answer cell the learner writes (nbgrader solution).
+func (c Cell) IsSolution() bool { v, _ := c.Grading()["solution"].(bool); return v }
+
+// IsGraded reports whether the cell is graded (nbgrader grade): an autograder test cell.
+func (c Cell) IsGraded() bool { v, _ := c.Grading()["grade"].(bool); return v }
+
+// grading describes the cell's nbgrader metadata for Sources: "" without any.
+func (c Cell) grading() string {
+	g := c.Grading()
+	if g == nil {
+		return ""
+	}
+	b, _ := json.Marshal(g) // map keys sorted: deterministic
+	return string(b)
 }

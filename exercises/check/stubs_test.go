@@ -3,50 +3,24 @@ package check_test
 import (
 	"bytes"
 	"flag"
-	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/backofflab/backofflab/internal/notebook"
 )
 
 var update = flag.Bool("update", false, "rewrite the exercise stubs from the solutions")
 
-// stubBody replaces every solution region, nbgrader's code stub for Go.
-var stubBody = []string{"// YOUR CODE HERE", `panic("not implemented")`}
-
 // stripSolutions returns src with each region from a line containing
 // "BEGIN SOLUTION" to a line containing "END SOLUTION" replaced by
-// stubBody, indented like the BEGIN line: what nbgrader's ClearSolutions
-// does to a solution cell.
+// nbgrader's code stub for Go, indented like the BEGIN line: what
+// nbgrader's ClearSolutions does to a solution cell, and what the exercise
+// notebooks' learner versions get (internal/notebook does it for both).
 func stripSolutions(src []byte) ([]byte, error) {
-	var out bytes.Buffer
-	inside := false
-	for i, line := range strings.SplitAfter(string(src), "\n") {
-		trimmed := strings.TrimSpace(line)
-		switch {
-		case strings.Contains(trimmed, "BEGIN SOLUTION"):
-			if inside {
-				return nil, fmt.Errorf("line %d: BEGIN SOLUTION inside a solution region", i+1)
-			}
-			inside = true
-			indent := line[:len(line)-len(strings.TrimLeft(line, " \t"))]
-			for _, s := range stubBody {
-				out.WriteString(indent + s + "\n")
-			}
-		case strings.Contains(trimmed, "END SOLUTION"):
-			if !inside {
-				return nil, fmt.Errorf("line %d: END SOLUTION without BEGIN SOLUTION", i+1)
-			}
-			inside = false
-		case !inside:
-			out.WriteString(line)
-		}
-	}
-	if inside {
-		return nil, fmt.Errorf("BEGIN SOLUTION without END SOLUTION")
-	}
-	return out.Bytes(), nil
+	out, _, err := notebook.ClearSolutions(string(src), notebook.CodeStub)
+	return []byte(out), err
 }
 
 // TestStubsAreSolutionsWithoutSolutions keeps every learner stub equal to

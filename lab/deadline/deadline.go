@@ -1,0 +1,310 @@
+// Package deadline simulates retrying requests that each have a deadline,
+// to show what the deadline check before a backoff sleep saves.
+//
+// A request's caller waits until its deadline and no longer. A retry loop
+// spends that same budget on its sleeps and its attempts, and an attempt that
+// ends after the deadline is wasted: it costs the dependency as much as any
+// other, and nobody reads its answer. The check is one comparison before each
+// sleep,
+//
+//	wait + worst-case attempt ≤ time left before the deadline,
+//
+// and a client that fails it gives up at once instead of sleeping into a
+// deadline it cannot meet (Fits). Run compares three clients on the same
+// requests: one that never looks at the deadline, one that looks only when it
+// wakes up, and one that checks before it sleeps (Mode).
+//
+// # The model
+//
+// Requests start at t = 0, or at times drawn uniformly from [0, Spread).
+// The dependency fails every attempt that starts before Outage and answers
+// every attempt that starts at or after it. Every attempt, failed or not,
+// takes a time drawn uniformly from [AttemptMin, AttemptMax]; the check
+// assumes the worst case, AttemptMax, unless told otherwise (Worst). After a failed attempt the client asks its
+// schedule.Policy for the wait (n = the number of failures before this one,
+// prev = the previous wait) and, unless its Mode stops it, sleeps and tries
+// again, up to MaxAttempts attempts in all. The first attempt is always made.
+//
+// # Randomness
+//
+// Request i draws from its own lcg.LCG, seeded from Seed and i (see
+// StreamSeed): first its start (when Spread is positive), then, for each
+// attempt, its duration followed by the wait after it. The modes differ only
+// in when a request stops, so every mode sees the same start, the same
+// attempt times and the same waits for every request, and their results
+// compare request by request.
+package deadline
+
+import (
+	"errors"
+	"fmt"
+	"math"
+	"time"
+
+	"github.com/backofflab/backofflab/lab"
+	"github.com/backofflab/backofflab/lab/lcg"
+	"github.com/backofflab/backofflab/lab/schedule"
+)
+
+// Limits on a Config; Validate names the one that is exceeded.
+const (
+	// MaxRequests is the most requests one run simulates.
+	MaxRequests = 1 << 20
+	// MaxAttempts is the largest Config.MaxAttempts.
+	MaxAttempts = 1000
+	// MaxDuration bounds every duration of a Config.
+	MaxDuration = 24 * time.Hour
+)
+
+// Fits reports whether sleeping for wait and then making an attempt that
+// takes worst ends by the deadline, left from now: wait + worst ≤ left,
+// computed without overflow. A negative wait or worst counts as 0; a negative
+// left (the deadline has passed) fits nothing.
+func Fits(wait, worst, left time.Duration) bool {
+	wait, worst = max(wait, 0), max(worst, 0)
+	return wait <= left && worst <= left-wait
+}
+
+// Mode is how a client treats its request's deadline.
+type Mode int
+
+const (
+	// Oblivious never looks at the deadline: it sleeps and retries until
+	// an attempt succeeds or it runs out of attempts, as a retry layer does
+	// that was never told the caller's deadline.
+	Oblivious Mode = iota
+	// CheckOnWake sleeps, then retries only if the deadline has not
+	// passed yet. Its sleeps can still run past the deadline, and the
+	// attempt it makes on waking can be one that cannot finish in time.
+	CheckOnWake
+	// CheckBeforeSleep gives up before sleeping unless the wait plus a
+	// worst-case attempt fits the time left (Fits): it never sleeps into a
+	// deadline it cannot meet, and, as long as its worst case is true,
+	// never makes a retry that ends after the deadline.
+	CheckBeforeSleep
+)
+
+// Modes returns the three modes, from the one that ignores the deadline to
+// the one that checks before sleeping.
+func Modes() []Mode { return []Mode{Oblivious, CheckOnWake, CheckBeforeSleep} }
+
+// String returns the mode's name: "oblivious", "check on wake" or "check
+// before sleep".
+func (m Mode) String() string {
+	switch m {
+	case Oblivious:
+		return "oblivious"
+	case CheckOnWake:
+		return "check on wake"
+	case CheckBeforeSleep:
+		return "check before sleep"
+	}
+	return fmt.Sprintf("Mode(%d)", int(m))
+}
+
+// Config describes one run. The zero Config is not runnable; start from
+// Lesson.
+type Config struct {
+	// Requests is the number of requests, in [1, MaxRequests].
+	Requests int
+	// Spread is the window over which the requests start, in
+	// [0, MaxDuration]; 0 means all of them start at t = 0.
+	Spread time.Duration
+	// Outage is when the dependency starts answering, in [0, MaxDuration].
+	Outage time.Duration
+	// Budget is each request's deadline, measured from its start, in
+	// (0, MaxDuration].
+	Budget time.Duration
+	// AttemptMin and AttemptMax bound the time an attempt takes:
+	// 0 < AttemptMin <= AttemptMax <= MaxDuration.
+	AttemptMin, AttemptMax time.Duration
+	// Worst is the attempt time the deadline check assumes, in
+	// [0, MaxDuration]; 0 means AttemptMax, the true worst case. A Worst
+	// below AttemptMax is an optimistic check, which lets some doomed
+	// attempts through.
+	Worst time.Duration
+	// MaxAttempts is the most attempts per request, the first included,
+	// in [1, MaxAttempts].
+	MaxAttempts int
+	// Policy is the wait before each retry; it must not be nil.
+	Policy schedule.Policy
+	// Mode is how the client treats the deadline.
+	Mode Mode
+	// Seed seeds the requests' generators, in [0, 2³¹).
+	Seed int64
+}
+
+// Lesson returns the lesson's setting: 1000 requests starting over 10 s,
+// a dependency down for the first 5 s, a 2 s budget per request, attempts of
+// 50 to 250 ms, at most 6 attempts, full jitter from a 100 ms base capped at
+// 2 s, the check's worst case the true one, mode Oblivious, seed
+// lab.DefaultSeed. About half of the requests start during the outage.
+func Lesson() Config {
+	return Config{
+		Requests:    1000,
+		Spread:      10 * time.Second,
+		Outage:      5 * time.Second,
+		Budget:      2 * time.Second,
+		AttemptMin:  50 * time.Millisecond,
+		AttemptMax:  250 * time.Millisecond,
+		MaxAttempts: 6,
+		Policy:      schedule.FullJitter{Base: 100 * time.Millisecond, Cap: 2 * time.Second},
+		Seed:        lab.DefaultSeed,
+	}
+}
+
+// Validate reports the first parameter that is out of range, naming it and
+// the range allowed.
+func (c Config) Validate() error {
+	switch {
+	case c.Requests < 1 || c.Requests > MaxRequests:
+		return fmt.Errorf("deadline: requests %d out of range: want 1 <= requests <= %d", c.Requests, MaxRequests)
+	case c.Spread < 0 || c.Spread > MaxDuration:
+		return fmt.Errorf("deadline: spread %v out of range: want 0 <= spread <= %v", c.Spread, MaxDuration)
+	case c.Outage < 0 || c.Outage > MaxDuration:
+		return fmt.Errorf("deadline: outage %v out of range: want 0 <= outage <= %v", c.Outage, MaxDuration)
+	case c.Budget <= 0 || c.Budget > MaxDuration:
+		return fmt.Errorf("deadline: budget %v out of range: want 0 < budget <= %v", c.Budget, MaxDuration)
+	case c.AttemptMin <= 0 || c.AttemptMin > MaxDuration:
+		return fmt.Errorf("deadline: attempt min %v out of range: want 0 < attempt min <= %v", c.AttemptMin, MaxDuration)
+	case c.AttemptMax < c.AttemptMin || c.AttemptMax > MaxDuration:
+		return fmt.Errorf("deadline: attempt max %v out of range: want attempt min (%v) <= attempt max <= %v", c.AttemptMax, c.AttemptMin, MaxDuration)
+	case c.Worst < 0 || c.Worst > MaxDuration:
+		return fmt.Errorf("deadline: worst %v out of range: want 0 <= worst <= %v (0: attempt max)", c.Worst, MaxDuration)
+	case c.MaxAttempts < 1 || c.MaxAttempts > MaxAttempts:
+		return fmt.Errorf("deadline: max attempts %d out of range: want 1 <= max attempts <= %d", c.MaxAttempts, MaxAttempts)
+	case c.Policy == nil:
+		return errors.New("deadline: policy is nil: want a schedule.Policy")
+	case c.Mode < Oblivious || c.Mode > CheckBeforeSleep:
+		return fmt.Errorf("deadline: mode %d out of range: want Oblivious, CheckOnWake or CheckBeforeSleep", int(c.Mode))
+	case c.Seed < 0 || c.Seed >= lcg.Modulus:
+		return fmt.Errorf("deadline: seed %d out of range: want 0 <= seed < 2^31 (%d)", c.Seed, int64(lcg.Modulus))
+	}
+	return nil
+}
+
+// Result counts what happened to the requests and their attempts. Every
+// request ends in exactly one of InTime, Late, GaveUp and Exhausted.
+type Result struct {
+	// Requests is the number of requests.
+	Requests int
+	// Attempts is the number of attempts made, first attempts included.
+	Attempts int
+	// Wasted is the number of attempts that ended after their request's
+	// deadline: work the dependency did for a caller who had gone.
+	Wasted int
+	// InTime is the number of requests answered by their deadline.
+	InTime int
+	// Late is the number of requests answered only after their deadline.
+	Late int
+	// GaveUp is the number of requests the client abandoned because of the
+	// deadline: before a sleep (CheckBeforeSleep) or on waking after it
+	// had passed (CheckOnWake).
+	GaveUp int
+	// Exhausted is the number of requests that made MaxAttempts attempts
+	// without an answer.
+	Exhausted int
+}
+
+// WastedShare returns Wasted/Attempts, or 0 if there were no attempts.
+func (r Result) WastedShare() float64 {
+	if r.Attempts == 0 {
+		return 0
+	}
+	return float64(r.Wasted) / float64(r.Attempts)
+}
+
+// Run simulates c once. It returns an error naming the parameter if c is
+// invalid.
+func Run(c Config) (Result, error) {
+	if err := c.Validate(); err != nil {
+		return Result{}, err
+	}
+	r := Result{Requests: c.Requests}
+	worst := c.Worst
+	if worst == 0 {
+		worst = c.AttemptMax
+	}
+	for i := range c.Requests {
+		g := lcg.MustNew(StreamSeed(c.Seed, i))
+		var start time.Duration
+		if c.Spread > 0 {
+			start = uniform(0, c.Spread-1, g)
+		}
+		deadline := start + c.Budget
+		t := start
+		var prev time.Duration
+		for n := 0; ; n++ {
+			end := add(t, uniform(c.AttemptMin, c.AttemptMax, g))
+			r.Attempts++
+			if end > deadline {
+				r.Wasted++
+			}
+			if t >= c.Outage {
+				if end <= deadline {
+					r.InTime++
+				} else {
+					r.Late++
+				}
+				break
+			}
+			if n+1 == c.MaxAttempts {
+				r.Exhausted++
+				break
+			}
+			prev = c.Policy.Delay(n, prev, g)
+			wake := add(end, max(prev, 0))
+			if (c.Mode == CheckBeforeSleep && !Fits(prev, worst, deadline-end)) ||
+				(c.Mode == CheckOnWake && wake >= deadline) {
+				r.GaveUp++
+				break
+			}
+			t = wake
+		}
+	}
+	return r, nil
+}
+
+// Compare runs c once in each of Modes (c.Mode is ignored) and returns the
+// results in that order.
+func Compare(c Config) ([]Result, error) {
+	var out []Result
+	for _, m := range Modes() {
+		c.Mode = m
+		r, err := Run(c)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, r)
+	}
+	return out, nil
+}
+
+// StreamSeed returns the seed of request i's generator in a run seeded
+// with seed: a hash of the two (the finaliser of SplitMix64), reduced to
+// [0, 2³¹). Hashing, rather than seeding request i with seed + i, keeps the
+// requests' streams unrelated: the k-th states of an LCG seeded with s and
+// s + 1 always differ by the same amount (aᵏ mod 2³¹), which would tie
+// neighbouring requests' draws together.
+func StreamSeed(seed int64, i int) int64 {
+	z := uint64(seed)<<32 ^ uint64(uint32(i))
+	z += 0x9e3779b97f4a7c15
+	z = (z ^ z>>30) * 0xbf58476d1ce4e5b9
+	z = (z ^ z>>27) * 0x94d049bb133111eb
+	z ^= z >> 31
+	return int64(z >> 33)
+}
+
+// uniform returns a time drawn uniformly from [lo, hi] (whole nanoseconds)
+// with one draw from g.
+func uniform(lo, hi time.Duration, g *lcg.LCG) time.Duration {
+	return lo + min(time.Duration(g.Float64()*float64(hi-lo+1)), hi-lo)
+}
+
+// add returns t + d, saturating at the largest Duration.
+func add(t, d time.Duration) time.Duration {
+	if d > math.MaxInt64-t {
+		return math.MaxInt64
+	}
+	return t + d
+}

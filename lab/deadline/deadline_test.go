@@ -1,0 +1,240 @@
+package deadline
+
+import (
+	"math"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/backofflab/backofflab/lab/schedule"
+)
+
+func TestFits(t *testing.T) {
+	const max = time.Duration(math.MaxInt64)
+	for _, tc := range []struct {
+		wait, worst, left time.Duration
+		want              bool
+	}{
+		{100, 50, 150, true}, // ends exactly at the deadline: in time
+		{100, 51, 150, false},
+		{0, 0, 0, true},
+		{0, 1, 0, false},
+		{10, 10, -1, false}, // the deadline has passed
+		{-5, 10, 10, true},  // a negative wait counts as 0
+		{10, -5, 10, true},  // so does a negative worst case
+		{max, max, max, false},
+		{max, 0, max, true},
+		{max - 1, 2, max, false}, // would overflow if added
+		{1, max, max, false},
+	} {
+		if got := Fits(tc.wait, tc.worst, tc.left); got != tc.want {
+			t.Errorf("Fits(%d, %d, %d) = %v, want %v", tc.wait, tc.worst, tc.left, got, tc.want)
+		}
+	}
+}
+
+// The lesson's table, pinned exactly: the generator is seeded, so these are
+// not estimates.
+func TestLessonTable(t *testing.T) {
+	rs, err := Compare(Lesson())
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []Result{
+		{Requests: 1000, Attempts: 3291, Wasted: 306, InTime: 627, Late: 100, Exhausted: 273},
+		{Requests: 1000, Attempts: 3030, Wasted: 45, InTime: 627, Late: 10, GaveUp: 259, Exhausted: 104},
+		{Requests: 1000, Attempts: 2953, Wasted: 0, InTime: 624, GaveUp: 307, Exhausted: 69},
+	}
+	for i, r := range rs {
+		if r != want[i] {
+			t.Errorf("%v: %+v, want %+v", Modes()[i], r, want[i])
+		}
+	}
+}
+
+// Properties that hold for any setting, checked over a grid of them.
+func TestInvariants(t *testing.T) {
+	policies := []schedule.Policy{
+		schedule.Exponential{Base: 100 * time.Millisecond, Cap: 2 * time.Second},
+		schedule.FullJitter{Base: 100 * time.Millisecond, Cap: 2 * time.Second},
+		schedule.EqualJitter{Base: 50 * time.Millisecond},
+		schedule.Decorrelated{Base: 100 * time.Millisecond, Cap: time.Second},
+		schedule.Constant{},
+	}
+	for _, p := range policies {
+		for _, budget := range []time.Duration{100 * time.Millisecond, time.Second, 5 * time.Second} {
+			for _, outage := range []time.Duration{0, 2 * time.Second, time.Minute} {
+				c := Lesson()
+				c.Requests, c.Policy, c.Budget, c.Outage = 300, p, budget, outage
+				rs, err := Compare(c)
+				if err != nil {
+					t.Fatal(err)
+				}
+				name := func(i int) string { return Modes()[i].String() + " " + budget.String() + " " + outage.String() }
+				for i, r := range rs {
+					if n := r.InTime + r.Late + r.GaveUp + r.Exhausted; n != r.Requests {
+						t.Errorf("%s: outcomes add up to %d, want %d requests: %+v", name(i), n, r.Requests, r)
+					}
+					if r.Wasted > r.Attempts || r.Attempts < r.Requests || r.Attempts > r.Requests*c.MaxAttempts {
+						t.Errorf("%s: %+v: attempts out of bounds", name(i), r)
+					}
+				}
+				ob, wake, check := rs[0], rs[1], rs[2]
+				if ob.GaveUp != 0 {
+					t.Errorf("oblivious gave up %d requests", ob.GaveUp)
+				}
+				// Checking on waking stops only requests whose later
+				// attempts would all start after the deadline.
+				if wake.InTime != ob.InTime {
+					t.Errorf("%v/%v: in time %d on wake vs %d oblivious, want equal", budget, outage, wake.InTime, ob.InTime)
+				}
+				if !(check.InTime <= wake.InTime && check.Wasted <= wake.Wasted && wake.Wasted <= ob.Wasted &&
+					check.Attempts <= wake.Attempts && wake.Attempts <= ob.Attempts) {
+					t.Errorf("%v/%v: modes out of order: %+v", budget, outage, rs)
+				}
+				// With the true worst case, only a first attempt longer
+				// than the whole budget can be wasted.
+				if budget >= c.AttemptMax && check.Wasted != 0 {
+					t.Errorf("%v/%v: check before sleep wasted %d attempts, want 0", budget, outage, check.Wasted)
+				}
+			}
+		}
+	}
+}
+
+// An optimistic worst case lets doomed attempts through.
+func TestOptimisticWorst(t *testing.T) {
+	c := Lesson()
+	c.Mode = CheckBeforeSleep
+	c.Worst = 100 * time.Millisecond
+	r, err := Run(c)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.Wasted == 0 {
+		t.Errorf("worst case 100ms with attempts up to 250ms: no wasted attempts, want some: %+v", r)
+	}
+	c.Worst = 0
+	exact, _ := Run(c)
+	if exact.Wasted != 0 {
+		t.Errorf("true worst case: %d wasted attempts, want 0", exact.Wasted)
+	}
+}
+
+// Without an outage every request is answered by its first attempt, within
+// its budget.
+func TestNoOutage(t *testing.T) {
+	c := Lesson()
+	c.Outage = 0
+	for _, m := range Modes() {
+		c.Mode = m
+		r, _ := Run(c)
+		if want := (Result{Requests: 1000, Attempts: 1000, InTime: 1000}); r != want {
+			t.Errorf("%v: %+v, want %+v", m, r, want)
+		}
+	}
+}
+
+func TestDeterministic(t *testing.T) {
+	a, _ := Run(Lesson())
+	b, _ := Run(Lesson())
+	if a != b {
+		t.Errorf("same config, different results: %+v vs %+v", a, b)
+	}
+	c := Lesson()
+	c.Seed++
+	if d, _ := Run(c); d == a {
+		t.Errorf("another seed gave the same result %+v", d)
+	}
+}
+
+func TestStreamSeed(t *testing.T) {
+	seen := map[int64]bool{}
+	for _, seed := range []int64{0, 1, 1513241, 1<<31 - 1} {
+		for i := range 1000 {
+			s := StreamSeed(seed, i)
+			if s < 0 || s >= 1<<31 {
+				t.Fatalf("StreamSeed(%d, %d) = %d, want a seed in [0, 2^31)", seed, i, s)
+			}
+			seen[s] = true
+		}
+	}
+	if len(seen) < 3990 {
+		t.Errorf("%d distinct stream seeds out of 4000", len(seen))
+	}
+}
+
+func TestValidate(t *testing.T) {
+	for _, tc := range []struct {
+		change func(*Config)
+		want   string
+	}{
+		{func(c *Config) { c.Requests = 0 }, "requests 0 out of range"},
+		{func(c *Config) { c.Requests = MaxRequests + 1 }, "requests"},
+		{func(c *Config) { c.Spread = -1 }, "spread"},
+		{func(c *Config) { c.Outage = MaxDuration + 1 }, "outage"},
+		{func(c *Config) { c.Budget = 0 }, "budget 0s out of range"},
+		{func(c *Config) { c.AttemptMin = 0 }, "attempt min"},
+		{func(c *Config) { c.AttemptMax = c.AttemptMin - 1 }, "attempt max"},
+		{func(c *Config) { c.Worst = -1 }, "worst"},
+		{func(c *Config) { c.MaxAttempts = 0 }, "max attempts 0 out of range"},
+		{func(c *Config) { c.MaxAttempts = MaxAttempts + 1 }, "max attempts"},
+		{func(c *Config) { c.Policy = nil }, "policy is nil"},
+		{func(c *Config) { c.Mode = 3 }, "mode 3 out of range"},
+		{func(c *Config) { c.Seed = 1 << 31 }, "seed 2147483648 out of range"},
+		{func(c *Config) { c.Seed = -1 }, "seed -1"},
+	} {
+		c := Lesson()
+		tc.change(&c)
+		err := c.Validate()
+		if err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("Validate() = %v, want an error containing %q", err, tc.want)
+		}
+		if _, err := Run(c); err == nil {
+			t.Errorf("Run accepted what Validate rejects (%q)", tc.want)
+		}
+	}
+	if err := Lesson().Validate(); err != nil {
+		t.Errorf("Lesson(): %v", err)
+	}
+}
+
+func TestModeString(t *testing.T) {
+	got := []string{}
+	for _, m := range append(Modes(), Mode(7)) {
+		got = append(got, m.String())
+	}
+	if s := strings.Join(got, "|"); s != "oblivious|check on wake|check before sleep|Mode(7)" {
+		t.Errorf("mode names %q", s)
+	}
+}
+
+// FuzzRun checks that any configuration is either rejected with an error
+// naming a parameter or runs to completion with consistent counts.
+func FuzzRun(f *testing.F) {
+	f.Add(1000, int64(10*time.Second), int64(5*time.Second), int64(2*time.Second), int64(50*time.Millisecond), int64(250*time.Millisecond), int64(0), 6, 2, int64(1513241), int64(100*time.Millisecond))
+	f.Add(1, int64(0), int64(0), int64(1), int64(1), int64(1), int64(0), 1, 0, int64(0), int64(0))
+	f.Add(3, int64(-1), int64(math.MaxInt64), int64(math.MaxInt64), int64(math.MaxInt64), int64(math.MaxInt64), int64(-1), 1001, 5, int64(-1), int64(math.MaxInt64))
+	f.Add(50, int64(0), int64(MaxDuration), int64(MaxDuration), int64(MaxDuration), int64(MaxDuration), int64(MaxDuration), 1000, 1, int64(1<<31-1), int64(MaxDuration))
+	f.Fuzz(func(t *testing.T, requests int, spread, outage, budget, amin, amax, worst int64, attempts, mode int, seed, base int64) {
+		if requests > 2000 {
+			requests %= 2000 // keep each run short; range checks are tested above
+		}
+		c := Config{
+			Requests: requests, Spread: time.Duration(spread), Outage: time.Duration(outage),
+			Budget: time.Duration(budget), AttemptMin: time.Duration(amin), AttemptMax: time.Duration(amax),
+			Worst: time.Duration(worst), MaxAttempts: attempts, Mode: Mode(mode), Seed: seed,
+			Policy: schedule.FullJitter{Base: time.Duration(base)},
+		}
+		r, err := Run(c)
+		if err != nil {
+			if !strings.HasPrefix(err.Error(), "deadline: ") || !strings.Contains(err.Error(), "range") && !strings.Contains(err.Error(), "nil") {
+				t.Fatalf("error %q does not name a parameter and its range", err)
+			}
+			return
+		}
+		if n := r.InTime + r.Late + r.GaveUp + r.Exhausted; n != r.Requests || r.Wasted > r.Attempts {
+			t.Fatalf("inconsistent result %+v", r)
+		}
+	})
+}

@@ -1,0 +1,280 @@
+package synchrony
+
+import (
+	"errors"
+	"fmt"
+	"math"
+	"time"
+
+	"github.com/backofflab/backofflab/lab"
+	"github.com/backofflab/backofflab/lab/lcg"
+	"github.com/backofflab/backofflab/lab/schedule"
+)
+
+// Limits on the generators' parameters. They keep every run finite and every
+// time representable; the Validate methods name the one that is exceeded.
+const (
+	// MaxParticipants is the largest population of any generator: clients,
+	// instances, keys or nodes.
+	MaxParticipants = 1 << 20
+	// MaxHorizon is the longest horizon, outage, spread or interval.
+	MaxHorizon = 24 * time.Hour
+	// MaxEvents is the most events one run may generate. A run that would
+	// generate more stops with ErrTooManyEvents instead of filling memory.
+	MaxEvents = 1 << 22
+)
+
+// ErrTooManyEvents is returned (wrapped) by a generator whose run would
+// produce more than MaxEvents events, such as a cohort whose policy waits 0
+// and that retries without an attempt limit.
+var ErrTooManyEvents = errors.New("synchrony: too many events")
+
+// The lesson's cohort, used by Lesson.
+const (
+	// LessonClients is the size of the lesson's cohort: a thousand clients,
+	// the load test the source suggests.
+	LessonClients = 1000
+	// LessonBase is the first backoff window of the lesson's policies.
+	LessonBase = time.Second
+	// LessonCap bounds the lesson's backoff windows.
+	LessonCap = 20 * time.Second
+	// LessonOutage is how long the dependency refuses every attempt.
+	LessonOutage = 20 * time.Second
+	// LessonHorizon ends the lesson's runs.
+	LessonHorizon = time.Minute
+	// LessonSlot is the resolution at which the lesson counts arrivals.
+	LessonSlot = 10 * time.Millisecond
+)
+
+// A Cohort is a population of clients that fail together and retry by one
+// policy, against a dependency that refuses every attempt before Outage and
+// answers every attempt at or after it.
+//
+// Client i makes its first attempt at t = 0 (or at an offset drawn uniformly
+// from [0, Spread)). While its attempts are refused it asks Policy for the
+// wait before retry n (n = 0 before the first retry, prev = the wait the policy
+// returned last, 0 before the first retry) and tries again that much later.
+// An attempt at t ≥ Outage succeeds and ends the client; an attempt that would
+// come at or after Horizon is not made; with MaxAttempts set, a client stops
+// after that many attempts. Times are whole nanoseconds; a sum of waits that
+// would overflow saturates at the largest Duration (and so passes Horizon), and
+// a negative wait from a custom policy counts as 0.
+//
+// The zero Cohort is not runnable (it has no clients and no policy); start
+// from Lesson.
+type Cohort struct {
+	// Clients is the size of the cohort, in [1, MaxParticipants].
+	Clients int
+	// Policy is the clients' retry policy; it must not be nil, and its
+	// waits must depend only on its arguments and draws (as every
+	// schedule policy's do): Arrivals generates the run twice.
+	Policy schedule.Policy
+	// Spread is the window over which the first attempts are drawn, in
+	// [0, MaxHorizon]; 0 means every client starts at t = 0.
+	Spread time.Duration
+	// Outage is when the dependency starts answering, in [0, MaxHorizon]:
+	// attempts before it are refused, attempts at or after it succeed.
+	Outage time.Duration
+	// Horizon ends the run, in [1ns, MaxHorizon]: no attempt is made at or
+	// after it.
+	Horizon time.Duration
+	// MaxAttempts is the most attempts per client, the first included, in
+	// [0, MaxEvents]; 0 means no limit other than Horizon.
+	MaxAttempts int
+	// Seed seeds the generator, in [0, 2³¹).
+	Seed int64
+	// SameSeed restarts the generator from Seed for every client, as a
+	// fleet does whose processes all seed their random source with the
+	// same constant: every client then draws the same waits.
+	SameSeed bool
+}
+
+// Lesson returns the lesson's cohort with policy p: LessonClients clients
+// failing together at t = 0, a LessonOutage outage, a LessonHorizon horizon,
+// no attempt limit and seed lab.DefaultSeed.
+func Lesson(p schedule.Policy) Cohort {
+	return Cohort{
+		Clients: LessonClients,
+		Policy:  p,
+		Outage:  LessonOutage,
+		Horizon: LessonHorizon,
+		Seed:    lab.DefaultSeed,
+	}
+}
+
+// Validate reports the first parameter that is out of range, naming it and
+// the range allowed.
+func (c Cohort) Validate() error {
+	switch {
+	case c.Clients < 1 || c.Clients > MaxParticipants:
+		return fmt.Errorf("synchrony: clients %d out of range: want 1 <= clients <= %d", c.Clients, MaxParticipants)
+	case c.Policy == nil:
+		return errors.New("synchrony: policy is nil: want a schedule.Policy")
+	case c.Spread < 0 || c.Spread > MaxHorizon:
+		return fmt.Errorf("synchrony: spread %v out of range: want 0 <= spread <= %v", c.Spread, MaxHorizon)
+	case c.Outage < 0 || c.Outage > MaxHorizon:
+		return fmt.Errorf("synchrony: outage %v out of range: want 0 <= outage <= %v", c.Outage, MaxHorizon)
+	case c.Horizon <= 0 || c.Horizon > MaxHorizon:
+		return fmt.Errorf("synchrony: horizon %v out of range: want 0 < horizon <= %v", c.Horizon, MaxHorizon)
+	case c.MaxAttempts < 0 || c.MaxAttempts > MaxEvents:
+		return fmt.Errorf("synchrony: max attempts %d out of range: want 0 <= max attempts <= %d (0: no limit)", c.MaxAttempts, MaxEvents)
+	}
+	return checkSeed(c.Seed)
+}
+
+// checkSeed reports whether seed fits the lessons' generator.
+func checkSeed(seed int64) error {
+	if seed < 0 || seed >= lcg.Modulus {
+		return fmt.Errorf("synchrony: seed %d out of range: want 0 <= seed < 2^31 (%d)", seed, int64(lcg.Modulus))
+	}
+	return nil
+}
+
+// An Arrival is one attempt of one client of a Cohort.
+type Arrival struct {
+	// Client is the client's index, from 0.
+	Client int
+	// Attempt counts the client's earlier attempts: 0 for its first
+	// attempt, 1 for its first retry, and so on.
+	Attempt int
+	// At is the attempt's time after the shared failure.
+	At time.Duration
+	// Succeeded reports whether the attempt came at or after the end of the
+	// outage, and so succeeded and ended the client.
+	Succeeded bool
+}
+
+// Arrivals is the attempts of a cohort, client by client, each client's in
+// order.
+type Arrivals []Arrival
+
+// Arrivals runs the cohort and returns every attempt, client by client.
+// It returns an error naming the parameter if c is invalid, or wrapping
+// ErrTooManyEvents if the run would make more than MaxEvents attempts
+// (it counts them first, so such a run fails fast and allocates nothing).
+func (c Cohort) Arrivals() (Arrivals, error) {
+	if err := c.Validate(); err != nil {
+		return nil, err
+	}
+	n := 0
+	c.walk(func(Arrival) bool { n++; return n <= MaxEvents })
+	if n > MaxEvents {
+		return nil, fmt.Errorf("%w: more than %d attempts (does the policy wait 0 without an attempt limit?)", ErrTooManyEvents, MaxEvents)
+	}
+	out := make(Arrivals, 0, n)
+	c.walk(func(a Arrival) bool { out = append(out, a); return true })
+	return out, nil
+}
+
+// walk generates the attempts of a valid cohort, client by client, until
+// yield returns false.
+func (c Cohort) walk(yield func(Arrival) bool) {
+	g := lcg.MustNew(c.Seed)
+	for i := 0; i < c.Clients; i++ {
+		if c.SameSeed {
+			g = lcg.MustNew(c.Seed)
+		}
+		var t time.Duration
+		if c.Spread > 0 {
+			t = within(c.Spread, g.Float64())
+		}
+		var prev time.Duration
+		for n := 0; t < c.Horizon && (c.MaxAttempts == 0 || n < c.MaxAttempts); n++ {
+			ok := t >= c.Outage
+			if !yield(Arrival{Client: i, Attempt: n, At: t, Succeeded: ok}) {
+				return
+			}
+			if ok {
+				break
+			}
+			prev = c.Policy.Delay(n, prev, g)
+			t = add(t, max(prev, 0))
+		}
+	}
+}
+
+// Events returns the times of every attempt of the cohort, client by client:
+// it makes a Cohort a Source.
+func (c Cohort) Events() ([]time.Duration, error) {
+	a, err := c.Arrivals()
+	if err != nil {
+		return nil, err
+	}
+	return a.Times(), nil
+}
+
+// Retries is a Source of a cohort's retries only: every attempt but the
+// first of each client.
+type Retries struct{ Cohort Cohort }
+
+// Events returns the times of the cohort's retries, client by client.
+func (r Retries) Events() ([]time.Duration, error) {
+	a, err := r.Cohort.Arrivals()
+	if err != nil {
+		return nil, err
+	}
+	return a.Retries().Times(), nil
+}
+
+// Times returns the time of each arrival, in the same order.
+func (a Arrivals) Times() []time.Duration {
+	ts := make([]time.Duration, len(a))
+	for i, x := range a {
+		ts[i] = x.At
+	}
+	return ts
+}
+
+// Retries returns the arrivals that are retries (Attempt ≥ 1): the attempts
+// a retry policy placed, without the first attempts that met the failure.
+func (a Arrivals) Retries() Arrivals { return a.from(1) }
+
+// First returns the first attempts (Attempt = 0): the requests that met the
+// failure, which no retry policy can move.
+func (a Arrivals) First() Arrivals {
+	var out Arrivals
+	for _, x := range a {
+		if x.Attempt == 0 {
+			out = append(out, x)
+		}
+	}
+	return out
+}
+
+// from returns the arrivals whose Attempt is at least n.
+func (a Arrivals) from(n int) Arrivals {
+	var out Arrivals
+	for _, x := range a {
+		if x.Attempt >= n {
+			out = append(out, x)
+		}
+	}
+	return out
+}
+
+// Recovered returns the number of clients whose last attempt succeeded, and
+// the time of the latest success (0 if there was none).
+func (a Arrivals) Recovered() (clients int, last time.Duration) {
+	for _, x := range a {
+		if x.Succeeded {
+			clients++
+			last = max(last, x.At)
+		}
+	}
+	return clients, last
+}
+
+// within returns the offset u·span, truncated to whole nanoseconds, for a
+// draw u in [0, 1): a time in [0, span).
+func within(span time.Duration, u float64) time.Duration {
+	d := time.Duration(u * float64(span))
+	return min(max(d, 0), span-1)
+}
+
+// add returns t + d, saturating at the largest Duration.
+func add(t, d time.Duration) time.Duration {
+	if d > math.MaxInt64-t {
+		return math.MaxInt64
+	}
+	return t + d
+}

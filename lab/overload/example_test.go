@@ -107,3 +107,23 @@ func ExampleNewBoard() {
 	// pacing    queue at 30 s:     0
 	// 3 panels: offered load (attempts/s) / goodput (requests/s) / queue (entries)
 }
+
+// RemedyBoard picks some of the lesson's variants by name: here the figure
+// that compares the three remedies without the unlimited run.
+func ExampleRemedyBoard() {
+	b, err := overload.RemedyBoard(overload.Default(), "budget", "breaker", "pacing")
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	for i, r := range b.Results {
+		fmt.Printf("%-8s goodput back %v after the dip\n", b.Names[i], r.RecoveredAfter)
+	}
+	_, err = overload.RemedyBoard(overload.Default(), "retry harder")
+	fmt.Println(err)
+	// Output:
+	// budget   goodput back 15.9s after the dip
+	// breaker  goodput back 2s after the dip
+	// pacing   goodput back 220ms after the dip
+	// overload: no remedy named "retry harder": want one of ["no limit" "budget" "breaker" "pacing"]
+}

@@ -2,6 +2,7 @@ package overload
 
 import (
 	"fmt"
+	"slices"
 
 	"github.com/backofflab/backofflab/lab/chart"
 )
@@ -22,6 +23,29 @@ func Remedies(c Config) []Named {
 		{"breaker", c.WithBreaker()},
 		{"pacing", c.WithPacing()},
 	}
+}
+
+// RemedyBoard runs the named variants of Remedies(c) on one board, in the
+// order named; with no names it runs all four. An unknown name is an error
+// that lists the names allowed.
+func RemedyBoard(c Config, names ...string) (*Board, error) {
+	all := Remedies(c)
+	if len(names) == 0 {
+		return NewBoard(all)
+	}
+	runs := make([]Named, 0, len(names))
+	for _, name := range names {
+		i := slices.IndexFunc(all, func(n Named) bool { return n.Name == name })
+		if i < 0 {
+			known := make([]string, len(all))
+			for k, n := range all {
+				known[k] = n.Name
+			}
+			return nil, fmt.Errorf("overload: no remedy named %q: want one of %q", name, known)
+		}
+		runs = append(runs, all[i])
+	}
+	return NewBoard(runs)
 }
 
 // Board is several runs of one setting laid out for the lesson's figures:

@@ -130,3 +130,19 @@ func TestQuantityString(t *testing.T) {
 		t.Errorf("Quantity(9).String() = %q", got)
 	}
 }
+
+func TestRemedyBoard(t *testing.T) {
+	b, err := RemedyBoard(short(), "pacing", "no limit")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(b.Names) != 2 || b.Names[0] != "pacing" || b.Names[1] != "no limit" || b.Configs[0].Pacing == nil {
+		t.Errorf("RemedyBoard(pacing, no limit) ran %q, want those two in that order", b.Names)
+	}
+	if b, err := RemedyBoard(short()); err != nil || len(b.Names) != 4 {
+		t.Errorf("RemedyBoard with no names: %v, %v; want all four remedies", b, err)
+	}
+	if _, err := RemedyBoard(short(), "budget", "retry harder"); err == nil || !strings.Contains(err.Error(), `"retry harder"`) || !strings.Contains(err.Error(), "breaker") {
+		t.Errorf("unknown remedy: error %v, want one naming it and the remedies allowed", err)
+	}
+}

@@ -1,0 +1,31 @@
+package main
+
+import (
+	"github.com/backofflab/backofflab/lab/chart"
+	"github.com/backofflab/backofflab/lab/contention"
+)
+
+// The Contention lesson's static figures (notebook 08): Brooker's whole
+// sweep, 100 runs per point, as the notebook cells run it.
+func init() {
+	registerFigure("08-contention-calls", func() (chart.Figure, error) {
+		ms, err := brookerSweep()
+		if err != nil {
+			return nil, err
+		}
+		return contention.CallsLines(ms), nil
+	})
+	registerFigure("08-contention-time", func() (chart.Figure, error) {
+		ms, err := brookerSweep()
+		if err != nil {
+			return nil, err
+		}
+		return contention.TimeLines(ms), nil
+	})
+}
+
+// brookerSweep runs Brooker's experiment as notebook 08 does: the five
+// policies, 10 to 190 clients, 100 runs each.
+func brookerSweep() ([]contention.Mean, error) {
+	return contention.Sweep(contention.Brooker(0, ""), contention.SweepClients(), contention.Policies(), 100)
+}

@@ -1,0 +1,39 @@
+package main
+
+import (
+	"github.com/backofflab/backofflab/lab/chart"
+	"github.com/backofflab/backofflab/lab/overload"
+)
+
+// The Overload lesson's static figures (notebook 09), built from the same
+// boards of the lesson's setting as the notebook cells that show them.
+func init() {
+	registerFigure("09-overload-timeline", func() (chart.Figure, error) {
+		b, err := overload.RemedyBoard(overload.Default(), "no limit", "budget")
+		if err != nil {
+			return nil, err
+		}
+		return b.Timeline(), nil
+	})
+	registerFigure("09-overload-mechanism", func() (chart.Figure, error) {
+		b, err := overload.RemedyBoard(overload.Default(), "no limit", "budget")
+		if err != nil {
+			return nil, err
+		}
+		return b.Work("no limit")
+	})
+	registerFigure("09-overload-mechanism-budget", func() (chart.Figure, error) {
+		b, err := overload.RemedyBoard(overload.Default(), "budget")
+		if err != nil {
+			return nil, err
+		}
+		return b.Work("budget")
+	})
+	registerFigure("09-overload-remedies", func() (chart.Figure, error) {
+		b, err := overload.RemedyBoard(overload.Default(), "budget", "breaker", "pacing")
+		if err != nil {
+			return nil, err
+		}
+		return b.Timeline(), nil
+	})
+}

@@ -89,3 +89,37 @@ func ExampleWindowPeaks() {
 	// exponential(base=100ms cap=1s mult=2): 1000 1000 1000 1000 1000 1000
 	// full(base=100ms cap=1s mult=2): 175 35 36 35 37 33
 }
+
+// The lesson's other synchronisers, each without an offset, with a token
+// one (1 % of the interval), with 20 % and with the whole interval. Only an
+// offset comparable to the interval brings the CV near 1; a rolling
+// restart's pools stay bursts whatever the offset, because an offset per
+// instance cannot spread one instance's own connections.
+func ExampleSyncTable() {
+	rows, err := synchrony.SyncTable(synchrony.Synchronisers(), synchrony.LessonOffsets)
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	if err := synchrony.WriteSyncRows(os.Stdout, rows); err != nil {
+		fmt.Println(err)
+	}
+	// Output:
+	// source    offset  events  peak                          CV
+	// cron          0%    5000  500 in 1s                  23.55
+	// cron          1%    5000  500 in 1s                  23.29
+	// cron         20%    5000  54 in 1s                   18.43
+	// cron        100%    5000  14 in 1s                    1.00
+	// ttl           0%    5500  500 in 1s                  23.43
+	// ttl           1%    5500  175 in 1s                  22.47
+	// ttl          20%    5138  16 in 1s                    9.06
+	// ttl         100%    3751  6 in 1s                     1.14
+	// restart       0%    2000  200 in 10ms                14.87
+	// restart       1%    2000  60 in 10ms                 14.74
+	// restart      20%    2000  40 in 10ms                 12.27
+	// restart     100%    2000  40 in 10ms                  5.99
+	// heal          0%    1000  1000 in 10ms           undefined
+	// heal          1%    1000  223 in 10ms                 2.94
+	// heal         20%    1000  21 in 10ms                  1.20
+	// heal        100%    1000  16 in 10ms                  1.38
+}

@@ -1,0 +1,124 @@
+package synchrony
+
+import (
+	"fmt"
+	"io"
+	"time"
+
+	"github.com/backofflab/backofflab/lab"
+	"github.com/backofflab/backofflab/lab/cohort"
+	"github.com/backofflab/backofflab/lab/schedule"
+)
+
+// The lesson's setting for jitter at the cap, used by CapLesson: a short
+// base and a low cap, so that the cohort spends almost the whole run at the
+// cap.
+const (
+	// CapBase is the first window of the cap section's policies.
+	CapBase = 100 * time.Millisecond
+	// CapCap is their cap, reached at the fifth retry.
+	CapCap = time.Second
+	// CapWindow is the width of the windows whose peaks the section follows.
+	CapWindow = 2 * time.Second
+)
+
+// CapLesson returns the lesson's cohort for jitter at the cap, with policy
+// p: Lesson's thousand clients against a dependency that stays down for the
+// whole minute, so that every client keeps retrying, at the cap from its
+// fifth retry on.
+func CapLesson(p schedule.Policy) Cohort {
+	c := Lesson(p)
+	c.Outage = c.Horizon
+	return c
+}
+
+// CapLineup returns Lineup(CapBase, CapCap): the lesson's policies for the
+// cap section.
+func CapLineup() ([]cohort.Named, error) { return Lineup(CapBase, CapCap) }
+
+// A Synchroniser is one of the lesson's other sources of synchronisation:
+// a setting whose events can be generated with any offset, and the slot
+// width and time span at which the lesson measures and draws them.
+type Synchroniser struct {
+	// Name says what lines up.
+	Name string
+	// Slot is the width at which the peak is reported.
+	Slot time.Duration
+	// Span is the time the lesson's figures draw, from 0.
+	Span time.Duration
+	// With returns the setting's events with the given offset, a fraction
+	// of its natural interval in [0, 1].
+	With func(offset float64) Source
+}
+
+// Synchronisers returns the lesson's four settings, each seeded with
+// lab.DefaultSeed:
+//
+//   - cron: 500 instances run a job every minute, for 10 minutes, measured in
+//     1 s slots;
+//   - ttl: 500 keys written together with a 5 minute TTL, reloaded on every
+//     expiry, for an hour, in 1 s slots;
+//   - restart: 100 instances restarted 10 at a time every 30 s, each opening a
+//     pool of 20 connections, in 10 ms slots;
+//   - heal: 1000 nodes reconnecting every second through a partition that
+//     heals at 30.5 s, in 10 ms slots.
+func Synchronisers() []Synchroniser {
+	seed := int64(lab.DefaultSeed)
+	return []Synchroniser{
+		{Name: "cron", Slot: time.Second, Span: 10 * time.Minute, With: func(f float64) Source {
+			return Cron{Instances: 500, Period: time.Minute, Runs: 10, Offset: f, Seed: seed}
+		}},
+		{Name: "ttl", Slot: time.Second, Span: time.Hour, With: func(f float64) Source {
+			return TTL{Keys: 500, TTL: 5 * time.Minute, Offset: f, Horizon: time.Hour, Seed: seed}
+		}},
+		{Name: "restart", Slot: 10 * time.Millisecond, Span: 5 * time.Minute, With: func(f float64) Source {
+			return RollingRestart{Instances: 100, Batch: 10, Step: 30 * time.Second, Connections: 20, Offset: f, Seed: seed}
+		}},
+		{Name: "heal", Slot: 10 * time.Millisecond, Span: 33 * time.Second, With: func(f float64) Source {
+			return PartitionHeal{Nodes: 1000, Interval: time.Second, Heal: 30*time.Second + 500*time.Millisecond, Offset: f, Seed: seed}
+		}},
+	}
+}
+
+// LessonOffsets are the offsets the lesson's synchroniser table compares:
+// none, 1 % of the interval (a token offset), 20 % (a ±10 % jitter's width)
+// and the whole interval.
+var LessonOffsets = []float64{0, 0.01, 0.2, 1}
+
+// A SyncRow is one synchroniser at one offset, measured.
+type SyncRow struct {
+	Name   string
+	Offset float64
+	Reading
+}
+
+// SyncTable measures every synchroniser at every offset, at the
+// synchroniser's slot width.
+func SyncTable(ss []Synchroniser, offsets []float64) ([]SyncRow, error) {
+	var rows []SyncRow
+	for _, s := range ss {
+		for _, f := range offsets {
+			r, err := Measure(s.With(f), s.Slot)
+			if err != nil {
+				return nil, fmt.Errorf("%s, offset %g: %w", s.Name, f, err)
+			}
+			rows = append(rows, SyncRow{Name: s.Name, Offset: f, Reading: r})
+		}
+	}
+	return rows, nil
+}
+
+// WriteSyncRows prints rows as an aligned table, each peak with its slot
+// width.
+func WriteSyncRows(w io.Writer, rows []SyncRow) error {
+	if _, err := fmt.Fprintf(w, "%-8s %7s %7s  %-22s %9s\n", "source", "offset", "events", "peak", "CV"); err != nil {
+		return err
+	}
+	for _, r := range rows {
+		peak := fmt.Sprintf("%d in %v", r.Peak.Count, r.Peak.Width)
+		if _, err := fmt.Fprintf(w, "%-8s %6.0f%% %7d  %-22s %9s\n", r.Name, 100*r.Offset, r.Events, peak, formatCV(r.CV)); err != nil {
+			return err
+		}
+	}
+	return nil
+}

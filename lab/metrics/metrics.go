@@ -9,6 +9,10 @@
 // with the quiet around it; [Peak] therefore keeps the width beside the
 // count, and [Peak.String] prints both.
 //
+// Two small tools go with them: [Histogram.Clip] splits counts at a
+// per-slot limit (what a server of that capacity serves and what it must
+// refuse), and [Spread] summarises a measurement repeated over many seeds.
+//
 // Nothing here knows about retries: the waves, cohort and strategies
 // lessons all feed it plain time.Duration offsets.
 package metrics

@@ -32,6 +32,14 @@
 // The model streams: it keeps one histogram over [0, Window) and no
 // per-client state, so its memory does not grow with the number of
 // clients.
+//
+// The lesson's notebooks and the backofflab figures command share the
+// rest of the package, so that a figure in a file is the figure in the
+// notebook: sweeps (Config.WithJitters and its siblings with RunEach,
+// SweepSlots over SlotWidths), tables (WriteTable, WriteSlotTable), the
+// exercise's run (Exercise, ExerciseCapacity) and the figures
+// (Result.Figure, CompareFigure, Result.CapacityFigure, OverlayFigure,
+// SlotFigure, JitterFigure, BaseFigure), which lab/chart draws.
 package waves
 
 import (

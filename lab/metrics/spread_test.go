@@ -82,3 +82,32 @@ func containsAll(s string, subs ...string) bool {
 	}
 	return true
 }
+
+// Clip never panics; kept and excess add up to the histogram and kept
+// never exceeds the limit.
+func FuzzClip(f *testing.F) {
+	f.Add([]byte{0, 5, 250, 3}, 4)
+	f.Add([]byte{}, 0)
+	f.Add([]byte{1}, -1)
+	f.Fuzz(func(t *testing.T, counts []byte, limit int) {
+		h := Histogram{Slot: time.Millisecond}
+		for _, c := range counts {
+			h.Counts = append(h.Counts, int(c))
+		}
+		kept, excess, err := h.Clip(limit)
+		if limit < 0 {
+			if err == nil {
+				t.Fatal("negative limit: no error")
+			}
+			return
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		for k, c := range h.Counts {
+			if kept.Counts[k]+excess.Counts[k] != c || kept.Counts[k] > limit || excess.Counts[k] < 0 {
+				t.Fatalf("slot %d: %d kept + %d excess from %d at limit %d", k, kept.Counts[k], excess.Counts[k], c, limit)
+			}
+		}
+	})
+}

@@ -222,3 +222,29 @@ func TestWriteSlotTable(t *testing.T) {
 		t.Errorf("no sweeps: wrote %q, %v", out.String(), err)
 	}
 }
+
+// Steps never panics or loops; it returns nil or evenly spaced values
+// from from up to to.
+func FuzzSteps(f *testing.F) {
+	f.Add(int64(time.Second), int64(4*time.Second), int64(100*time.Millisecond))
+	f.Add(int64(0), int64(0), int64(1))
+	f.Add(int64(math.MinInt64), int64(math.MaxInt64), int64(1))
+	f.Add(int64(5), int64(3), int64(-1))
+	f.Fuzz(func(t *testing.T, from, to, step int64) {
+		ds := Steps(time.Duration(from), time.Duration(to), time.Duration(step))
+		if ds == nil {
+			return
+		}
+		if len(ds) > MaxSteps || ds[0] != time.Duration(from) || ds[len(ds)-1] > time.Duration(to) {
+			t.Fatalf("Steps(%d, %d, %d): %d values from %v to %v", from, to, step, len(ds), ds[0], ds[len(ds)-1])
+		}
+		for i := 1; i < len(ds); i++ {
+			if ds[i]-ds[i-1] != time.Duration(step) {
+				t.Fatalf("Steps(%d, %d, %d): gap %v at %d", from, to, step, ds[i]-ds[i-1], i)
+			}
+		}
+		if next := ds[len(ds)-1] + time.Duration(step); next > ds[len(ds)-1] && next <= time.Duration(to) {
+			t.Fatalf("Steps(%d, %d, %d) stops at %v before to", from, to, step, ds[len(ds)-1])
+		}
+	})
+}

@@ -42,6 +42,9 @@ func CapLineup() ([]cohort.Named, error) { return Lineup(CapBase, CapCap) }
 type Synchroniser struct {
 	// Name says what lines up.
 	Name string
+	// Interval is the setting's natural interval, of which an offset is a
+	// fraction.
+	Interval time.Duration
 	// Slot is the width at which the peak is reported.
 	Slot time.Duration
 	// Span is the time the lesson's figures draw, from 0.
@@ -65,16 +68,16 @@ type Synchroniser struct {
 func Synchronisers() []Synchroniser {
 	seed := int64(lab.DefaultSeed)
 	return []Synchroniser{
-		{Name: "cron", Slot: time.Second, Span: 10 * time.Minute, With: func(f float64) Source {
+		{Name: "cron", Interval: time.Minute, Slot: time.Second, Span: 10 * time.Minute, With: func(f float64) Source {
 			return Cron{Instances: 500, Period: time.Minute, Runs: 10, Offset: f, Seed: seed}
 		}},
-		{Name: "ttl", Slot: time.Second, Span: time.Hour, With: func(f float64) Source {
+		{Name: "ttl", Interval: 5 * time.Minute, Slot: time.Second, Span: time.Hour, With: func(f float64) Source {
 			return TTL{Keys: 500, TTL: 5 * time.Minute, Offset: f, Horizon: time.Hour, Seed: seed}
 		}},
-		{Name: "restart", Slot: 10 * time.Millisecond, Span: 5 * time.Minute, With: func(f float64) Source {
+		{Name: "restart", Interval: 30 * time.Second, Slot: 10 * time.Millisecond, Span: 5 * time.Minute, With: func(f float64) Source {
 			return RollingRestart{Instances: 100, Batch: 10, Step: 30 * time.Second, Connections: 20, Offset: f, Seed: seed}
 		}},
-		{Name: "heal", Slot: 10 * time.Millisecond, Span: 33 * time.Second, With: func(f float64) Source {
+		{Name: "heal", Interval: time.Second, Slot: 10 * time.Millisecond, Span: 33 * time.Second, With: func(f float64) Source {
 			return PartitionHeal{Nodes: 1000, Interval: time.Second, Heal: 30*time.Second + 500*time.Millisecond, Offset: f, Seed: seed}
 		}},
 	}

@@ -30,3 +30,25 @@ func TestSyncTableErrors(t *testing.T) {
 		t.Errorf("offset 2: error %v", err)
 	}
 }
+
+// Each synchroniser's Interval is the interval its offset is a fraction of.
+func TestSynchroniserIntervals(t *testing.T) {
+	for _, s := range Synchronisers() {
+		var natural time.Duration
+		switch g := s.With(0.5).(type) {
+		case Cron:
+			natural = g.Period
+		case TTL:
+			natural = g.TTL
+		case RollingRestart:
+			natural = g.Step
+		case PartitionHeal:
+			natural = g.Interval
+		default:
+			t.Fatalf("%s: unexpected source %T", s.Name, g)
+		}
+		if s.Interval != natural || s.Slot <= 0 || s.Span <= 0 {
+			t.Errorf("%s: interval %v (the setting's is %v), slot %v, span %v", s.Name, s.Interval, natural, s.Slot, s.Span)
+		}
+	}
+}

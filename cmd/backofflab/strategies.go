@@ -1,0 +1,302 @@
+package main
+
+import (
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"math"
+	"strings"
+	"time"
+
+	"github.com/backofflab/backofflab/lab/cohort"
+	"github.com/backofflab/backofflab/lab/deadline"
+	"github.com/backofflab/backofflab/lab/metrics"
+	"github.com/backofflab/backofflab/lab/schedule"
+	"github.com/backofflab/backofflab/lab/synchrony"
+)
+
+func init() {
+	register("strategies", "jitter strategies after a shared failure, the deadline check, other synchronisers (Strategies lesson)", runStrategies)
+}
+
+// strategiesTables names the tables --table accepts.
+var strategiesTables = []string{"cohort", "deadline", "synchronisers", "all"}
+
+// strategiesCohortFlags are the flags that set the cohort table's run; the
+// other tables use the lesson's settings and reject them.
+var strategiesCohortFlags = []string{"clients", "policies", "base", "cap", "outage", "horizon", "spread", "max-attempts", "slot", "seed", "same-seed"}
+
+// strategiesSettings echoes the settings of the cohort table in --json.
+type strategiesSettings struct {
+	Clients     int      `json:"clients"`
+	Policies    []string `json:"policies"`
+	BaseMs      float64  `json:"base_ms"`
+	CapMs       float64  `json:"cap_ms"`
+	OutageMs    float64  `json:"outage_ms"`
+	HorizonMs   float64  `json:"horizon_ms"`
+	SpreadMs    float64  `json:"spread_ms"`
+	MaxAttempts int      `json:"max_attempts"`
+	SlotMs      float64  `json:"slot_ms"`
+	Seed        int64    `json:"seed"`
+	SameSeed    bool     `json:"same_seed"`
+}
+
+// strategiesRow is one policy's line of the cohort table in --json.
+type strategiesRow struct {
+	Policy             string   `json:"policy"`
+	Attempts           int      `json:"attempts"`
+	Retries            int      `json:"retries"`
+	FirstPeak          int      `json:"first_peak"`
+	RetryPeak          int      `json:"retry_peak"`
+	RetryPeakPerSecond float64  `json:"retry_peak_per_second"`
+	RetryPeakAtMs      float64  `json:"retry_peak_at_ms"`
+	CV                 *float64 `json:"cv"` // of the retries; null when undefined
+	Recovered          int      `json:"recovered"`
+	LastSuccessMs      float64  `json:"last_success_ms"`
+}
+
+// deadlineRow is one mode's line of the deadline table in --json.
+type deadlineRow struct {
+	Mode        string  `json:"mode"`
+	Requests    int     `json:"requests"`
+	Attempts    int     `json:"attempts"`
+	Wasted      int     `json:"wasted"`
+	WastedShare float64 `json:"wasted_share"`
+	InTime      int     `json:"in_time"`
+	Late        int     `json:"late"`
+	GaveUp      int     `json:"gave_up"`
+	Exhausted   int     `json:"exhausted"`
+}
+
+// syncRow is one synchroniser at one offset in --json.
+type syncRow struct {
+	Source        string   `json:"source"`
+	Offset        float64  `json:"offset"`
+	Events        int      `json:"events"`
+	Peak          int      `json:"peak"`
+	SlotMs        float64  `json:"slot_ms"`
+	PeakPerSecond float64  `json:"peak_per_second"`
+	CV            *float64 `json:"cv"` // null when undefined
+}
+
+// strategiesReport is the --json output; only the tables asked for are set.
+type strategiesReport struct {
+	Settings      *strategiesSettings `json:"settings,omitempty"`
+	Cohort        []strategiesRow     `json:"cohort,omitempty"`
+	Deadline      []deadlineRow       `json:"deadline,omitempty"`
+	Synchronisers []syncRow           `json:"synchronisers,omitempty"`
+}
+
+func strategiesMs(d time.Duration) float64 { return float64(d) / float64(time.Millisecond) }
+
+// definedCV returns a pointer to cv, or nil when it is undefined (NaN),
+// which JSON cannot carry.
+func definedCV(cv float64) *float64 {
+	if math.IsNaN(cv) {
+		return nil
+	}
+	return &cv
+}
+
+func runStrategies(args []string, stdout, stderr io.Writer) int {
+	fs := newFlags("strategies", strategiesHelp, stderr)
+	c := synchrony.Lesson(nil)
+	table := fs.String("table", "cohort", "table to print: "+strings.Join(strategiesTables, ", ")+" (deadline and synchronisers use the lesson's settings)")
+	fs.IntVar(&c.Clients, "clients", c.Clients, fmt.Sprintf("clients that fail together (1..%d)", synchrony.MaxParticipants))
+	policies := fs.String("policies", strings.Join(synchrony.LessonPolicies, ","), "comma-separated policies: none (= exponential), full, equal, decorrelated")
+	base := fs.Duration("base", synchrony.LessonBase, "first backoff window (> 0)")
+	cp := fs.Duration("cap", synchrony.LessonCap, "largest backoff window (>= base; 0 = uncapped)")
+	fs.DurationVar(&c.Outage, "outage", c.Outage, "the dependency refuses attempts before this time and answers after it (0..24h)")
+	fs.DurationVar(&c.Horizon, "horizon", c.Horizon, "no attempt is made at or after this time (> 0, ..24h)")
+	fs.DurationVar(&c.Spread, "spread", c.Spread, "first attempts drawn uniformly over [0, spread) (0..24h; 0 = all at t=0)")
+	fs.IntVar(&c.MaxAttempts, "max-attempts", c.MaxAttempts, "attempts per client, the first included (0 = no limit but the horizon)")
+	slot := fs.Duration("slot", synchrony.LessonSlot, "slot width of the peaks (> 0)")
+	fs.Int64Var(&c.Seed, "seed", c.Seed, "seed of the lessons' LCG (0 <= seed < 2^31)")
+	fs.BoolVar(&c.SameSeed, "same-seed", false, "restart the generator from --seed for every client, as a fleet seeded from one constant")
+	asJSON := fs.Bool("json", false, `print JSON: {"settings", "cohort": [{"policy", "retry_peak", "cv", ...}]}, or the "deadline" and "synchronisers" tables`)
+	if status, ok := parseFlags(fs, args, stdout); !ok {
+		return status
+	}
+	fail := func(format string, a ...any) int { return usageError(stderr, "strategies", format, a...) }
+
+	var want map[string]bool
+	switch *table {
+	case "cohort", "deadline", "synchronisers":
+		want = map[string]bool{*table: true}
+	case "all":
+		want = map[string]bool{"cohort": true, "deadline": true, "synchronisers": true}
+	default:
+		return fail("--table %q: want one of %s", *table, strings.Join(strategiesTables, ", "))
+	}
+	if !want["cohort"] {
+		var extra []string
+		fs.Visit(func(f *flag.Flag) {
+			for _, name := range strategiesCohortFlags {
+				if f.Name == name {
+					extra = append(extra, "--"+name)
+				}
+			}
+		})
+		if len(extra) > 0 {
+			return fail("%s set the cohort table's run: --table %s uses the lesson's settings", strings.Join(extra, ", "), *table)
+		}
+	}
+
+	var rep strategiesReport
+	var rows []synchrony.Row
+	if want["cohort"] {
+		if *slot <= 0 {
+			return fail("--slot %v out of range: want slot > 0", *slot)
+		}
+		var lineup []cohort.Named
+		var names []string
+		for _, name := range strings.Split(*policies, ",") {
+			name = strings.TrimSpace(name)
+			if name == "" {
+				continue
+			}
+			p, err := schedule.New(schedule.Config{Name: name, Base: *base, Cap: *cp})
+			if err != nil {
+				return fail("%s", strategiesFlagNames(err))
+			}
+			switch p.(type) {
+			case schedule.Exponential, schedule.FullJitter, schedule.EqualJitter, schedule.Decorrelated:
+			default:
+				return fail("--policies: %q is not one of the lesson's policies: want none, full, equal or decorrelated", name)
+			}
+			lineup = append(lineup, cohort.Named{Name: name, Policy: p})
+			names = append(names, name)
+		}
+		if len(lineup) == 0 {
+			return fail("--policies is empty: want some of %s", strings.Join(synchrony.LessonPolicies, ", "))
+		}
+		c.Policy = lineup[0].Policy
+		if err := c.Validate(); err != nil {
+			return fail("%s", strategiesFlagNames(err))
+		}
+		if n := (c.Horizon-1) / *slot + 1; n > metrics.MaxSlots {
+			return fail("--slot %v out of range for --horizon %v: %d slots, want at most %d", *slot, c.Horizon, n, metrics.MaxSlots)
+		}
+		var err error
+		rows, err = synchrony.Table(c, lineup, *slot)
+		if errors.Is(err, synchrony.ErrTooManyEvents) {
+			return fail("%v: lower --clients or --horizon, or set --max-attempts", err)
+		}
+		if err != nil {
+			fmt.Fprintf(stderr, "backofflab strategies: %v\n", err)
+			return 1
+		}
+		rep.Settings = &strategiesSettings{
+			Clients: c.Clients, Policies: names, BaseMs: strategiesMs(*base), CapMs: strategiesMs(*cp),
+			OutageMs: strategiesMs(c.Outage), HorizonMs: strategiesMs(c.Horizon), SpreadMs: strategiesMs(c.Spread),
+			MaxAttempts: c.MaxAttempts, SlotMs: strategiesMs(*slot), Seed: c.Seed, SameSeed: c.SameSeed,
+		}
+		for _, r := range rows {
+			rep.Cohort = append(rep.Cohort, strategiesRow{
+				Policy: r.Policy, Attempts: r.Attempts, Retries: r.Retries, FirstPeak: r.First.Count,
+				RetryPeak: r.Peak.Count, RetryPeakPerSecond: r.Peak.PerSecond(), RetryPeakAtMs: strategiesMs(r.Peak.At()),
+				CV: definedCV(r.CV), Recovered: r.Recovered, LastSuccessMs: strategiesMs(r.Last),
+			})
+		}
+	}
+	var results []deadline.Result
+	if want["deadline"] {
+		var err error
+		if results, err = deadline.Compare(deadline.Lesson()); err != nil {
+			fmt.Fprintf(stderr, "backofflab strategies: %v\n", err)
+			return 1
+		}
+		for i, r := range results {
+			rep.Deadline = append(rep.Deadline, deadlineRow{
+				Mode: deadline.Modes()[i].String(), Requests: r.Requests, Attempts: r.Attempts, Wasted: r.Wasted,
+				WastedShare: r.WastedShare(), InTime: r.InTime, Late: r.Late, GaveUp: r.GaveUp, Exhausted: r.Exhausted,
+			})
+		}
+	}
+	var syncRows []synchrony.SyncRow
+	if want["synchronisers"] {
+		var err error
+		if syncRows, err = synchrony.SyncTable(synchrony.Synchronisers(), synchrony.LessonOffsets); err != nil {
+			fmt.Fprintf(stderr, "backofflab strategies: %v\n", err)
+			return 1
+		}
+		for _, r := range syncRows {
+			rep.Synchronisers = append(rep.Synchronisers, syncRow{
+				Source: r.Name, Offset: r.Offset, Events: r.Events, Peak: r.Peak.Count, SlotMs: strategiesMs(r.Peak.Width),
+				PeakPerSecond: r.Peak.PerSecond(), CV: definedCV(r.CV),
+			})
+		}
+	}
+
+	if *asJSON {
+		enc := json.NewEncoder(stdout)
+		enc.SetIndent("", "  ")
+		if err := enc.Encode(rep); err != nil {
+			fmt.Fprintf(stderr, "backofflab strategies: %v\n", err)
+			return 1
+		}
+		return 0
+	}
+	sep := ""
+	if want["cohort"] {
+		same := ""
+		if c.SameSeed {
+			same = ", one seed for all clients"
+		}
+		fmt.Fprintf(stdout, "%d clients fail together; outage %v, horizon %v, base %v, cap %v, spread %v, seed %d%s\n\n",
+			c.Clients, c.Outage, c.Horizon, *base, *cp, c.Spread, c.Seed, same)
+		if err := synchrony.WriteRows(stdout, rows); err != nil {
+			return 1
+		}
+		sep = "\n"
+	}
+	if want["deadline"] {
+		fmt.Fprintf(stdout, "%sthe deadline check (lab/deadline's lesson setting):\n\n", sep)
+		fmt.Fprintf(stdout, "%-19s %8s %7s %8s %5s %8s %9s\n", "mode", "attempts", "wasted", "in time", "late", "gave up", "exhausted")
+		for i, r := range results {
+			fmt.Fprintf(stdout, "%-19v %8d %7d %8d %5d %8d %9d\n", deadline.Modes()[i], r.Attempts, r.Wasted, r.InTime, r.Late, r.GaveUp, r.Exhausted)
+		}
+		sep = "\n"
+	}
+	if want["synchronisers"] {
+		fmt.Fprintf(stdout, "%sother synchronisers, with a random offset of a fraction of the natural interval:\n\n", sep)
+		if err := synchrony.WriteSyncRows(stdout, syncRows); err != nil {
+			return 1
+		}
+	}
+	return 0
+}
+
+// strategiesFlagNames rewrites a lab error's parameter names as the flags
+// that set them.
+func strategiesFlagNames(err error) string {
+	return strings.NewReplacer(
+		"synchrony: clients", "--clients", "synchrony: outage", "--outage", "synchrony: horizon", "--horizon",
+		"synchrony: spread", "--spread", "synchrony: max attempts", "--max-attempts", "synchrony: seed", "--seed",
+		"schedule: base", "--base", "schedule: cap", "--cap", "schedule: unknown policy name", "--policies: unknown policy",
+	).Replace(err.Error())
+}
+
+const strategiesHelp = `usage: backofflab strategies [flags]
+
+Reproduces the Strategies lesson's tables (notebook 07).
+
+--table cohort (the default): N clients fail together at t = 0 against a
+dependency that refuses every attempt before --outage and answers every one
+after it. Each client retries by its policy; its attempts are at the running
+sums of its waits. For each policy: attempts, retries, the first attempts'
+peak (in step whatever the policy), the retries' peak per --slot, the CV of
+the gaps between retries (about 0 evenly spaced, about 1 independent, far
+above 1 bursts), clients recovered and the last success.
+
+--table deadline: 1000 requests with a 2 s budget through a 5 s outage, under
+three ways of treating the deadline; wasted attempts are those that end
+after it. --table synchronisers: cron, TTLs, rolling restarts and a partition
+heal with offsets of 0, 1, 20 and 100 % of their natural interval.
+
+  backofflab strategies --json
+  backofflab strategies --policies none,full --clients 600 --slot 1ms
+  backofflab strategies --table all
+`

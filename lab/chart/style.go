@@ -82,6 +82,7 @@ func NewPlot(title, xLabel, yLabel string) *plot.Plot {
 		a.Label.TextStyle.Font = font.From(textFont, 11)
 		a.Tick.Label.Font = font.From(textFont, 10)
 		a.Padding = vg.Points(2)
+		a.Tick.Marker = RoundTicks{}
 	}
 	p.Legend.TextStyle.Font = font.From(textFont, 10)
 	p.Legend.Top = true

@@ -3,8 +3,6 @@ package cohort
 import (
 	"fmt"
 	"image/color"
-	"math"
-	"strconv"
 	"time"
 
 	"github.com/backofflab/backofflab/lab/chart"
@@ -286,49 +284,16 @@ func (b *Board) CallsStack(names ...string) (chart.Stack, error) {
 	return st, nil
 }
 
-// onRuler returns panel with the board's time ticks (see rulerTicks).
+// onRuler returns panel with the board's time ruler: round seconds, at least five labels.
 func onRuler(panel chart.Panel) chart.PlotFunc {
 	return func() (*plot.Plot, error) {
 		p, err := panel.Plot()
 		if err != nil {
 			return nil, err
 		}
-		p.X.Tick.Marker = rulerTicks{}
+		p.X.Tick.Marker = chart.RoundTicks{Labels: 5}
 		return p, nil
 	}
-}
-
-// rulerTicks labels a time axis in seconds at a round step (1, 2 or 5
-// times a power of ten) that gives at least five labels, with an unlabelled
-// tick halfway between: a ruler to read times from, where gonum/plot's
-// default may label only the two ends.
-type rulerTicks struct{}
-
-// Ticks returns the ticks for [min, max].
-func (rulerTicks) Ticks(min, max float64) []plot.Tick {
-	switch {
-	case math.IsNaN(min) || math.IsNaN(max) || math.IsInf(min, 0) || math.IsInf(max, 0) || math.IsInf(max-min, 0):
-		return nil // chart refuses such ranges before asking for ticks
-	case max <= min:
-		return []plot.Tick{{Value: min, Label: secondsLabel(min)}}
-	}
-	step := math.Pow(10, math.Floor(math.Log10(max-min)))
-	for _, f := range []float64{0.5, 0.4, 0.5} { // 10 → 5 → 2 → 1, × the power of ten
-		if (max-min)/step >= 5 {
-			break
-		}
-		step *= f
-	}
-	var ticks []plot.Tick
-	for k := math.Ceil(min / step * 2); k/2*step <= max; k++ {
-		x := k / 2 * step
-		label := ""
-		if int64(k)%2 == 0 {
-			label = secondsLabel(x)
-		}
-		ticks = append(ticks, plot.Tick{Value: x, Label: label})
-	}
-	return ticks
 }
 
 // CompareCalls returns every policy's calls per 100 ms as one line each, on
@@ -356,10 +321,4 @@ func (b *Board) CompareCalls() chart.Lines {
 		l.Series = append(l.Series, s)
 	}
 	return l
-}
-
-// secondsLabel formats a tick value without rounding noise (0.6, not
-// 0.6000000000000001).
-func secondsLabel(x float64) string {
-	return strconv.FormatFloat(math.Round(x*1e9)/1e9, 'f', -1, 64)
 }

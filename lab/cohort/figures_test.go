@@ -2,7 +2,6 @@ package cohort
 
 import (
 	"bytes"
-	"math"
 	"os"
 	"path/filepath"
 	"strings"
@@ -107,43 +106,6 @@ func TestBoardRenders(t *testing.T) {
 	}
 }
 
-func TestRulerTicks(t *testing.T) {
-	for _, c := range []struct {
-		min, max float64
-		labels   []string
-	}{
-		{0, 25.62, []string{"0", "5", "10", "15", "20", "25"}},
-		{0, 60, []string{"0", "10", "20", "30", "40", "50", "60"}},
-		{0, 7.22, []string{"0", "1", "2", "3", "4", "5", "6", "7"}},
-		{0, 1.52, []string{"0", "0.2", "0.4", "0.6", "0.8", "1", "1.2", "1.4"}},
-		{0, 3, []string{"0", "0.5", "1", "1.5", "2", "2.5", "3"}},
-	} {
-		var labels []string
-		ticks := rulerTicks{}.Ticks(c.min, c.max)
-		for _, tk := range ticks {
-			if tk.Value < c.min || tk.Value > c.max {
-				t.Errorf("[%v, %v]: tick at %v outside the range", c.min, c.max, tk.Value)
-			}
-			if tk.Label != "" {
-				labels = append(labels, tk.Label)
-			}
-		}
-		if strings.Join(labels, " ") != strings.Join(c.labels, " ") {
-			t.Errorf("[%v, %v]: labels %q, want %q", c.min, c.max, labels, c.labels)
-		}
-		if len(ticks) < 2*len(labels)-1 {
-			t.Errorf("[%v, %v]: %d ticks for %d labels, want a tick between labels", c.min, c.max, len(ticks), len(labels))
-		}
-	}
-	// Degenerate ranges neither hang nor panic.
-	if ticks := (rulerTicks{}).Ticks(1, 1); len(ticks) != 1 || ticks[0].Label != "1" {
-		t.Errorf("[1, 1]: ticks %v, want one at 1", ticks)
-	}
-	if ticks := (rulerTicks{}).Ticks(0, math.Inf(1)); len(ticks) != 0 {
-		t.Errorf("[0, +Inf]: ticks %v, want none", ticks)
-	}
-}
-
 func TestPanelsNameEachMarkerOnce(t *testing.T) {
 	b, err := NewBoard(Overload(nil), DefaultLineup())
 	if err != nil {
@@ -195,7 +157,7 @@ func TestPanelsNameEachMarkerOnce(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if _, ok := pl.X.Tick.Marker.(rulerTicks); !ok {
+		if _, ok := pl.X.Tick.Marker.(chart.RoundTicks); !ok {
 			t.Errorf("panel %d: x ticks %T, want the board's ruler", i, pl.X.Tick.Marker)
 		}
 	}
@@ -218,7 +180,7 @@ func TestCallsStack(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if _, ok := p.X.Tick.Marker.(rulerTicks); !ok {
+		if _, ok := p.X.Tick.Marker.(chart.RoundTicks); !ok {
 			t.Errorf("panel %d: x ticks %T, want the board's ruler", i, p.X.Tick.Marker)
 		}
 		if p.Y.Max != float64(b.Tallest)*headroom {

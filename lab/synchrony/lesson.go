@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/backofflab/backofflab/lab"
+	"github.com/backofflab/backofflab/lab/chart"
 	"github.com/backofflab/backofflab/lab/cohort"
 	"github.com/backofflab/backofflab/lab/schedule"
 )
@@ -35,6 +36,41 @@ func CapLesson(p schedule.Policy) Cohort {
 // CapLineup returns Lineup(CapBase, CapCap): the lesson's policies for the
 // cap section.
 func CapLineup() ([]cohort.Named, error) { return Lineup(CapBase, CapCap) }
+
+// FixedFirst is a retry policy that waits exactly First before the first
+// retry and lets Then choose every later wait (with n counted as usual, so
+// Then's window for the second retry is its window for n = 1): jitter that
+// starts one retry too late, as in a library that retries once after a fixed
+// pause "to ride out blips" before backing off. A cohort under it returns in
+// step at First. It draws from r only when Then does.
+type FixedFirst struct {
+	First time.Duration
+	Then  schedule.Policy
+}
+
+// Delay returns First for n <= 0 and Then's wait otherwise; a nil Then
+// waits First every time.
+func (p FixedFirst) Delay(n int, prev time.Duration, r schedule.Uniform) time.Duration {
+	if n <= 0 || p.Then == nil {
+		return max(p.First, 0)
+	}
+	return p.Then.Delay(n, prev, r)
+}
+
+// LostJitter returns the retries of the lesson's cohort under full jitter
+// (LessonBase, LessonCap) done right, and in the two ways of losing its
+// effect after the first attempts: a plain first retry (FixedFirst after
+// LessonBase) and one seed for every client (Cohort.SameSeed).
+func LostJitter() []Stream {
+	full := schedule.FullJitter{Base: LessonBase, Cap: LessonCap}
+	same := Lesson(full)
+	same.SameSeed = true
+	return []Stream{
+		{Name: "full jitter", Source: Retries{Lesson(full)}},
+		{Name: "full jitter, plain first retry", Source: Retries{Lesson(FixedFirst{First: LessonBase, Then: full})}},
+		{Name: "full jitter, one seed for all", Source: Retries{same}},
+	}
+}
 
 // A Synchroniser is one of the lesson's other sources of synchronisation:
 // a setting whose events can be generated with any offset, and the slot
@@ -81,6 +117,20 @@ func Synchronisers() []Synchroniser {
 			return PartitionHeal{Nodes: 1000, Interval: time.Second, Heal: 30*time.Second + 500*time.Millisecond, Offset: f, Seed: seed}
 		}},
 	}
+}
+
+// Panels draws the synchroniser's events over its Span at each offset,
+// one panel per offset on one y scale (see the package-level Panels).
+func (s Synchroniser) Panels(offsets ...float64) (chart.Stack, error) {
+	var streams []Stream
+	for _, f := range offsets {
+		name := s.Name + ", no offset"
+		if f > 0 {
+			name = fmt.Sprintf("%s, offset up to %g %% of %v", s.Name, 100*f, s.Interval)
+		}
+		streams = append(streams, Stream{Name: name, Source: s.With(f)})
+	}
+	return Panels(streams, s.Slot, s.Span)
 }
 
 // LessonOffsets are the offsets the lesson's synchroniser table compares:

@@ -4,6 +4,9 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/backofflab/backofflab/lab/chart"
+	"github.com/backofflab/backofflab/lab/schedule"
 )
 
 func TestCapLesson(t *testing.T) {
@@ -50,5 +53,54 @@ func TestSynchroniserIntervals(t *testing.T) {
 		if s.Interval != natural || s.Slot <= 0 || s.Span <= 0 {
 			t.Errorf("%s: interval %v (the setting's is %v), slot %v, span %v", s.Name, s.Interval, natural, s.Slot, s.Span)
 		}
+	}
+}
+
+func TestFixedFirst(t *testing.T) {
+	full := schedule.FullJitter{Base: time.Second}
+	p := FixedFirst{First: time.Second, Then: full}
+	if d := p.Delay(0, 0, nil); d != time.Second {
+		t.Errorf("first retry waits %v, want exactly 1s", d)
+	}
+	if got, want := p.Delay(2, time.Second, always(0.5)), full.Delay(2, time.Second, always(0.5)); got != want {
+		t.Errorf("later waits %v, want Then's %v", got, want)
+	}
+	if d := (FixedFirst{First: -time.Second}).Delay(3, 0, nil); d != 0 {
+		t.Errorf("negative First without Then: %v, want 0", d)
+	}
+}
+
+type always float64
+
+func (a always) Float64() float64 { return float64(a) }
+
+func TestLostJitter(t *testing.T) {
+	var peaks []int
+	for _, s := range LostJitter() {
+		r, err := Measure(s.Source, LessonSlot)
+		if err != nil {
+			t.Fatal(err)
+		}
+		peaks = append(peaks, r.Peak.Count)
+	}
+	if peaks[0] != 21 || peaks[1] < LessonClients || peaks[2] != LessonClients {
+		t.Errorf("retry peaks %v, want 21, then the whole cohort (plus stragglers) twice", peaks)
+	}
+}
+
+func TestSynchroniserPanels(t *testing.T) {
+	st, err := Synchronisers()[1].Panels(0, 0.2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(st.Panels) != 2 || !st.ShareY {
+		t.Fatalf("%d panels, shared y %v", len(st.Panels), st.ShareY)
+	}
+	titles := st.Panels[0].(chart.Histogram).Title + " | " + st.Panels[1].(chart.Histogram).Title
+	if titles != "ttl, no offset: peak 500 per 1s | ttl, offset up to 20 % of 5m0s: peak 16 per 1s" {
+		t.Errorf("titles %q", titles)
+	}
+	if _, err := Synchronisers()[0].Panels(3); err == nil || !strings.Contains(err.Error(), "offset 3") {
+		t.Errorf("offset 3: error %v", err)
 	}
 }

@@ -1,0 +1,42 @@
+package main
+
+import (
+	"time"
+
+	"github.com/backofflab/backofflab/lab"
+	"github.com/backofflab/backofflab/lab/chart"
+	"github.com/backofflab/backofflab/lab/synchrony"
+)
+
+// The Strategies lesson's static figures (notebook 07), built with the same
+// lab/synchrony calls as the notebook cells that show them.
+func init() {
+	registerFigure("07-strategies-waits", func() (chart.Figure, error) {
+		policies, err := synchrony.CapLineup()
+		if err != nil {
+			return nil, err
+		}
+		return synchrony.SleepsFigure(policies, 1000, 50*time.Millisecond, lab.DefaultSeed)
+	})
+	registerFigure("07-strategies-cohort", func() (chart.Figure, error) {
+		policies, err := synchrony.Lineup(synchrony.LessonBase, synchrony.LessonCap)
+		if err != nil {
+			return nil, err
+		}
+		outage := chart.Span{From: 0, To: synchrony.LessonOutage.Seconds(), Label: "outage"}
+		return synchrony.Panels(synchrony.RetriesOf(synchrony.Lesson(nil), policies), synchrony.LessonSlot, 40*time.Second, outage)
+	})
+	registerFigure("07-strategies-caveat", func() (chart.Figure, error) {
+		return synchrony.Panels(synchrony.LostJitter(), synchrony.LessonSlot, 5*time.Second)
+	})
+	registerFigure("07-strategies-cap", func() (chart.Figure, error) {
+		policies, err := synchrony.CapLineup()
+		if err != nil {
+			return nil, err
+		}
+		return synchrony.CapFigure(synchrony.CapLesson(nil), policies, synchrony.LessonSlot, synchrony.CapWindow)
+	})
+	registerFigure("07-strategies-ttl", func() (chart.Figure, error) {
+		return synchrony.Synchronisers()[1].Panels(0, 0.2)
+	})
+}

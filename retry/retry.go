@@ -12,6 +12,7 @@ import (
 
 	"github.com/backofflab/backofflab/lab/breaker"
 	"github.com/backofflab/backofflab/lab/budget"
+	"github.com/backofflab/backofflab/lab/deadline"
 	"github.com/backofflab/backofflab/lab/schedule"
 )
 
@@ -426,12 +427,12 @@ func (r *Retrier) run(ctx context.Context, c call, op func(context.Context) erro
 			}
 			wait = addSaturating(ae.floor, wait)
 		}
-		if deadline, ok := ctx.Deadline(); ok {
+		if due, ok := ctx.Deadline(); ok {
 			worst := longest
 			if r.attemptTO > 0 {
 				worst = r.attemptTO
 			}
-			if left := deadline.Sub(end); wait > left || worst > left-wait {
+			if left := due.Sub(end); !deadline.Fits(wait, worst, left) {
 				return r.giveUp(c, &Error{Attempts: attempt, Reason: ErrDeadline, Last: err, Wait: wait,
 					detail: fmt.Sprintf("wait %v + worst-case attempt %v > %v left", wait, worst, max(left, 0))})
 			}

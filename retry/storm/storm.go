@@ -10,7 +10,16 @@
 // All clients send their first request together: the outage is the shared
 // failure that synchronises them, whatever their policy. Peaks are therefore
 // measured over the later arrivals only (the retries), which are the part a
-// policy controls.
+// policy controls. Each client opens its connection before the run, with a
+// request the server does not record, as a running service has its
+// connections open when an outage begins; so the first requests fail
+// together instead of queueing behind hundreds of TCP handshakes.
+//
+// Each client's draws come from generators seeded with Config.Seed and the
+// client's number, so two runs with the same Config make the same draws.
+// Their timing still differs by the few milliseconds the network and the
+// scheduler add, so arrival times, peaks and recovery times vary a little
+// from run to run.
 //
 // Everything runs in real time: a run lasts as long as its slowest client.
 package storm
@@ -29,6 +38,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/backofflab/backofflab/lab/breaker"
 	"github.com/backofflab/backofflab/lab/metrics"
 	"github.com/backofflab/backofflab/lab/schedule"
 	"github.com/backofflab/backofflab/retry"
@@ -90,9 +100,20 @@ type Config struct {
 	// rest of a slot's requests get 503 too. 0 means unlimited. In
 	// [0, 1e6].
 	Capacity int
-	// Seed seeds every client's generator (client i draws from a PCG
-	// seeded with Seed and i), so no two clients share a sequence.
+	// Seed seeds every client's generators (client i draws its waits from
+	// a PCG seeded with Seed and i, and its breaker's open times from
+	// another), so no two clients share a sequence and a run's draws repeat.
 	Seed uint64
+	// Backoff, if not nil, replaces the Defaults policy's wait schedule,
+	// retry.DefaultPolicy, for a run that tunes the package instead of
+	// taking its defaults. The other policies ignore it.
+	Backoff schedule.Policy
+	// Breaker sets the Defaults policy's per-client circuit breaker; the
+	// zero Config is package retry's default breaker (5 consecutive
+	// failures open it for 5 to 7.5 s). A nil Rand is replaced by the
+	// client's own seeded generator; OnStateChange is kept. The other
+	// policies have no breaker and ignore it.
+	Breaker breaker.Config
 }
 
 // Validate reports the first field of cfg that is out of range, naming it
@@ -140,6 +161,14 @@ func (c Config) withDefaults() (Config, error) {
 		return c, fmt.Errorf("storm: capacity %d out of range: want 0 <= capacity <= 1000000 (0 means unlimited)", c.Capacity)
 	}
 	if err := (schedule.FullJitter{Base: c.Base, Cap: c.Cap}).Validate(); err != nil {
+		return c, fmt.Errorf("storm: %w", err)
+	}
+	if v, ok := c.Backoff.(interface{ Validate() error }); ok {
+		if err := v.Validate(); err != nil {
+			return c, fmt.Errorf("storm: backoff: %w", err)
+		}
+	}
+	if err := c.Breaker.Validate(); err != nil {
 		return c, fmt.Errorf("storm: %w", err)
 	}
 	return c, nil
@@ -198,6 +227,10 @@ func Run(ctx context.Context, cfg Config) (Result, error) {
 		load     = map[time.Duration]int{} // requests per slot after the outage
 	)
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path == warmPath {
+			w.WriteHeader(http.StatusNoContent)
+			return
+		}
 		mu.Lock()
 		t := time.Since(start)
 		arrivals = append(arrivals, t)
@@ -227,6 +260,9 @@ func Run(ctx context.Context, cfg Config) (Result, error) {
 			return Result{}, err
 		}
 		defer clients[i].base.CloseIdleConnections()
+	}
+	if err := warm(ctx, clients, srv.URL+warmPath); err != nil {
+		return Result{}, err
 	}
 	// Every client is built and waiting; start them together.
 	mu.Lock()
@@ -291,6 +327,20 @@ func newClient(cfg Config, i int, url string) (*client, error) {
 	case Full:
 		rc.Policy = schedule.FullJitter{Base: cfg.Base, Cap: cfg.Cap}
 		rc.DisableBudget, rc.DisableBreaker = true, true
+	case Defaults:
+		rc.Policy = cfg.Backoff // nil: retry.DefaultPolicy
+		// One breaker per client, as a default Transport would make for
+		// its one host, but drawing its open times from a seeded stream of
+		// the client's own, so that a run's draws repeat.
+		bc := cfg.Breaker
+		if bc.Rand == nil {
+			bc.Rand = rand.New(rand.NewPCG(cfg.Seed, uint64(i)|breakerStream))
+		}
+		b, err := breaker.New(bc)
+		if err != nil {
+			return nil, err
+		}
+		rc.Breaker = b
 	}
 	t, err := retry.NewTransport(retry.TransportConfig{Config: rc, Base: base})
 	if err != nil {
@@ -299,6 +349,41 @@ func newClient(cfg Config, i int, url string) (*client, error) {
 	return &client{id: i, url: url, deadline: cfg.Deadline, http: &http.Client{Transport: t}, t: t, base: base,
 		waitOpen: cfg.Policy == Defaults}, nil
 }
+
+// warmPath is the path of the request that opens each client's connection
+// before the run; the server answers it without recording it.
+const warmPath = "/warm"
+
+// warm opens every client's connection to the server, concurrently and
+// below the retry layer, as a running service would have its connections
+// open when an outage begins. Without it the first requests would queue
+// behind 200 TCP handshakes, which blurs the moment they fail together.
+func warm(ctx context.Context, clients []*client, url string) error {
+	errs := make([]error, len(clients))
+	var wg sync.WaitGroup
+	for i, c := range clients {
+		wg.Go(func() {
+			req, err := http.NewRequestWithContext(ctx, http.MethodGet, url, nil)
+			if err != nil {
+				errs[i] = err
+				return
+			}
+			resp, err := c.base.RoundTrip(req)
+			if err != nil {
+				errs[i] = fmt.Errorf("storm: opening client %d's connection: %w", i, err)
+				return
+			}
+			io.Copy(io.Discard, resp.Body)
+			resp.Body.Close()
+		})
+	}
+	wg.Wait()
+	return errors.Join(errs...)
+}
+
+// breakerStream sets the top bit of a client's index to give its breaker a
+// PCG stream apart from the one its waits come from.
+const breakerStream = 1 << 63
 
 // run asks for the client's answer until it gets it, its deadline passes
 // or its policy gives up, and records the outcome.

@@ -6,6 +6,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/backofflab/backofflab/lab/breaker"
+	"github.com/backofflab/backofflab/lab/schedule"
 	"github.com/backofflab/backofflab/retry/storm"
 )
 
@@ -72,10 +74,42 @@ func TestConfigValidation(t *testing.T) {
 		{storm.Config{Deadline: -time.Second}, "storm: deadline -1s out of range"},
 		{storm.Config{Slot: 2 * time.Second}, "storm: slot 2s out of range"},
 		{storm.Config{Base: time.Second, Cap: time.Millisecond}, "storm: schedule: cap 1ms below base 1s"},
+		{storm.Config{Backoff: schedule.FullJitter{Base: time.Second, Cap: time.Millisecond}}, "storm: backoff: schedule: cap 1ms below base 1s"},
+		{storm.Config{Breaker: breaker.Config{Failures: -1}}, "storm: breaker: failures -1 out of range"},
+		{storm.Config{Breaker: breaker.Config{OpenTimeout: time.Second, MaxOpenTimeout: time.Millisecond}}, "storm: breaker: max open timeout 1ms out of range"},
 	} {
 		_, err := storm.Run(context.Background(), tc.cfg)
 		if err == nil || !strings.HasPrefix(err.Error(), tc.want) {
 			t.Errorf("Run(%+v) = %v, want prefix %q", tc.cfg, err, tc.want)
 		}
+	}
+}
+
+// Backoff and Breaker tune the Defaults policy. A breaker that opens after
+// two failures for 100 ms brings every client back within a probe or two of
+// the end of a 250 ms outage, where the default breaker (five failures, 5 s
+// open) would keep them away for seconds.
+func TestDefaultsTuned(t *testing.T) {
+	const clients = 20
+	outage := 250 * time.Millisecond
+	res, err := storm.Run(context.Background(), storm.Config{
+		Policy: storm.Defaults, Clients: clients, Outage: outage, Seed: 1,
+		Backoff: schedule.Constant{Base: 10 * time.Millisecond},
+		Breaker: breaker.Config{Failures: 2, OpenTimeout: 100 * time.Millisecond},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !res.Recovered || res.Succeeded != clients {
+		t.Fatalf("%d of %d clients recovered", res.Succeeded, clients)
+	}
+	if res.RecoveredAt < outage || res.RecoveredAt > time.Second {
+		t.Fatalf("recovered at %v, want between the end of the outage (%v) and 1s", res.RecoveredAt, outage)
+	}
+	// Two failures open the breaker; while it is open nothing reaches the
+	// server, so each client sends at most one probe per 100 ms opening
+	// during the outage, then its successful request.
+	if max := clients * (2 + int(outage/(100*time.Millisecond)) + 1); len(res.Arrivals) > max || len(res.Arrivals) < 3*clients {
+		t.Fatalf("%d requests from %d clients, want between %d and %d", len(res.Arrivals), clients, 3*clients, max)
 	}
 }

@@ -1,8 +1,6 @@
 package main
 
 import (
-	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"path"
@@ -62,26 +60,12 @@ func init() {
 }
 
 func runFigures(args []string, stdout, stderr io.Writer) int {
-	fs := flag.NewFlagSet("figures", flag.ContinueOnError)
-	fs.SetOutput(stderr)
+	fs := newFlags("figures", figuresHelp, stderr)
 	out := fs.String("out", "", "directory to write the figures to (created if missing); required unless --list")
 	only := fs.String("only", "*", "write only the figures whose name matches this pattern (path.Match syntax, e.g. '01-*')")
 	list := fs.Bool("list", false, "list the figures' names instead of writing them")
-	fs.Usage = func() {
-		fmt.Fprintln(fs.Output(), "usage: backofflab figures --out DIR [--only PATTERN] | --list\n\nWrites each lesson figure as DIR/NAME.png and DIR/NAME.svg. NAME is the notebook\nand the section that shows the figure, e.g. 01-waves-histograms.\n\nflags:")
-		fs.PrintDefaults()
-	}
-	if err := fs.Parse(args); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			fs.SetOutput(stdout)
-			fs.Usage()
-			return 0
-		}
-		return 2
-	}
-	if fs.NArg() > 0 {
-		fmt.Fprintf(stderr, "backofflab figures: unexpected argument %q (the directory goes after --out)\n", fs.Arg(0))
-		return 2
+	if status, ok := parseFlags(fs, args, stdout); !ok {
+		return status
 	}
 	if _, err := path.Match(*only, ""); err != nil {
 		fmt.Fprintf(stderr, "backofflab figures: --only %q is not a valid pattern: %v\n", *only, err)
@@ -123,3 +107,9 @@ func runFigures(args []string, stdout, stderr io.Writer) int {
 	}
 	return 0
 }
+
+const figuresHelp = `usage: backofflab figures --out DIR [--only PATTERN] | --list
+
+Writes each lesson figure as DIR/NAME.png and DIR/NAME.svg. NAME is the notebook
+and the section that shows the figure, e.g. 01-waves-histograms.
+`

@@ -3,8 +3,6 @@ package main
 import (
 	"context"
 	"encoding/json"
-	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"strings"
@@ -37,8 +35,7 @@ type stormReport struct {
 }
 
 func runStorm(args []string, stdout, stderr io.Writer) int {
-	fs := flag.NewFlagSet("storm", flag.ContinueOnError)
-	fs.SetOutput(stderr)
+	fs := newFlags("storm", stormHelp, stderr)
 	var c storm.Config
 	fs.IntVar(&c.Clients, "clients", storm.DefaultClients, fmt.Sprintf("clients in the cohort, each with its own http.Client (1..%d)", storm.MaxClients))
 	fs.DurationVar(&c.Outage, "outage", storm.DefaultOutage, fmt.Sprintf("how long the server answers 503 (0..%v)", storm.MaxOutage))
@@ -51,65 +48,26 @@ func runStorm(args []string, stdout, stderr io.Writer) int {
 	policies := fs.String("policies", storm.Exponential+","+storm.Defaults, "comma-separated runs, from: "+strings.Join(storm.Policies(), ", "))
 	histogram := fs.Bool("histogram", false, "include every run's arrivals per 10 ms (first attempts included) in the JSON")
 	asJSON := fs.Bool("json", false, `print JSON: {"runs":[{"policy", "requests", "peak_per_10ms", "recovered_ms", ...}, ...]}`)
-	fs.Usage = func() {
-		fmt.Fprint(fs.Output(), `usage: backofflab storm [flags]
-
-Starts a local HTTP server that answers 503 for --outage, then 200, and sends
-it one GET from each of --clients independent clients at the same instant.
-With --capacity, the recovered server answers at most that many requests per
-10 ms and sheds the rest with 503, like a server still warming up.
-Each client retries through package retry's Transport until it gets its 200
-or its deadline passes. Runs, one after the other:
-
-  exponential  exponential backoff without jitter, no budget, no breaker
-  full         full jitter alone
-  defaults     package retry's defaults (full jitter, budget, per-host breaker)
-               with the attempt limit raised to --attempts; a client whose
-               breaker opens waits for its jittered open time, then asks again
-
-The server records every arrival. Reported per run: requests (arrivals),
-retries (arrivals after each client's first), peak_per_10ms (fullest 10 ms
-slot of the retries: the first requests arrive together by construction),
-cv (coefficient of variation of the gaps between retries), and recovered_ms
-(when the last client got its 200; null if some never did). Runs in real
-time: about 12 s with the defaults.
-
-  backofflab storm --clients 200 --outage 3s --json
-  backofflab storm --policies exponential,full,defaults
-
-flags:
-`)
-		fs.PrintDefaults()
-	}
-	if err := fs.Parse(args); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			fs.SetOutput(stdout)
-			fs.Usage()
-			return 0
-		}
-		return 2
-	}
-	if fs.NArg() > 0 {
-		fmt.Fprintf(stderr, "storm: unexpected argument %q\n", fs.Arg(0))
-		return 2
+	if status, ok := parseFlags(fs, args, stdout); !ok {
+		return status
 	}
 	// Zero means "the default" in storm.Config; on the command line it is
 	// a mistake, so say so rather than run 200 clients for --clients 0.
 	switch {
 	case c.Clients < 1:
-		fmt.Fprintf(stderr, "storm: --clients %d out of range: want 1 <= clients <= %d\n", c.Clients, storm.MaxClients)
+		fmt.Fprintf(stderr, "backofflab storm: --clients %d out of range: want 1 <= clients <= %d\n", c.Clients, storm.MaxClients)
 		return 2
 	case c.Outage <= 0:
-		fmt.Fprintf(stderr, "storm: --outage %v out of range: want 0 < outage <= %v\n", c.Outage, storm.MaxOutage)
+		fmt.Fprintf(stderr, "backofflab storm: --outage %v out of range: want 0 < outage <= %v\n", c.Outage, storm.MaxOutage)
 		return 2
 	case c.Attempts < 1:
-		fmt.Fprintf(stderr, "storm: --attempts %d out of range: want 1 <= attempts <= %d\n", c.Attempts, storm.MaxAttempts)
+		fmt.Fprintf(stderr, "backofflab storm: --attempts %d out of range: want 1 <= attempts <= %d\n", c.Attempts, storm.MaxAttempts)
 		return 2
 	case c.Deadline <= 0:
-		fmt.Fprintf(stderr, "storm: --deadline %v out of range: want 0 < deadline <= %v\n", c.Deadline, storm.MaxDeadline)
+		fmt.Fprintf(stderr, "backofflab storm: --deadline %v out of range: want 0 < deadline <= %v\n", c.Deadline, storm.MaxDeadline)
 		return 2
 	case c.Base <= 0:
-		fmt.Fprintf(stderr, "storm: --base %v out of range: want base > 0\n", c.Base)
+		fmt.Fprintf(stderr, "backofflab storm: --base %v out of range: want base > 0\n", c.Base)
 		return 2
 	}
 	var names []string
@@ -119,7 +77,7 @@ flags:
 		}
 	}
 	if len(names) == 0 {
-		fmt.Fprintf(stderr, "storm: --policies is empty: want some of %s\n", strings.Join(storm.Policies(), ", "))
+		fmt.Fprintf(stderr, "backofflab storm: --policies is empty: want some of %s\n", strings.Join(storm.Policies(), ", "))
 		return 2
 	}
 	// Validate every run's configuration before spending seconds on any.
@@ -137,7 +95,7 @@ flags:
 		cfg.Policy = p
 		res, err := storm.Run(context.Background(), cfg)
 		if err != nil {
-			fmt.Fprintf(stderr, "storm: %v\n", err)
+			fmt.Fprintf(stderr, "backofflab storm: %v\n", err)
 			return 1
 		}
 		reports = append(reports, report(res, *histogram))
@@ -148,7 +106,7 @@ flags:
 		if err := enc.Encode(struct {
 			Runs []stormReport `json:"runs"`
 		}{reports}); err != nil {
-			fmt.Fprintf(stderr, "storm: %v\n", err)
+			fmt.Fprintf(stderr, "backofflab storm: %v\n", err)
 			return 1
 		}
 		return 0
@@ -204,3 +162,30 @@ func flagNames(err error) string {
 		"storm: unknown policy", "storm: --policies: unknown policy", "storm: capacity", "storm: --capacity",
 		"schedule: base", "--base", "schedule: cap", "--cap").Replace(err.Error())
 }
+
+const stormHelp = `usage: backofflab storm [flags]
+
+Starts a local HTTP server that answers 503 for --outage, then 200, and sends
+it one GET from each of --clients independent clients at the same instant.
+With --capacity, the recovered server answers at most that many requests per
+10 ms and sheds the rest with 503, like a server still warming up.
+Each client retries through package retry's Transport until it gets its 200
+or its deadline passes. Runs, one after the other:
+
+  exponential  exponential backoff without jitter, no budget, no breaker
+  full         full jitter alone
+  defaults     package retry's defaults (full jitter, budget, per-host breaker)
+               with the attempt limit raised to --attempts; a client whose
+               breaker opens waits for its jittered open time, then asks again
+
+The server records every arrival. Reported per run: requests (arrivals),
+retries (arrivals after each client's first), peak_per_10ms (fullest 10 ms
+slot of the retries: the first requests arrive together by construction),
+cv (coefficient of variation of the gaps between retries), and recovered_ms
+(when the last client got its 200; null if some never did). Runs in real
+time: about 12 s with the defaults.
+
+  backofflab storm --clients 200 --outage 3s --json
+  backofflab storm --policies exponential,full,defaults
+
+`

@@ -113,3 +113,21 @@ func TestDefaultsTuned(t *testing.T) {
 		t.Fatalf("%d requests from %d clients, want between %d and %d", len(res.Arrivals), clients, 3*clients, max)
 	}
 }
+
+// Validate never panics, and whatever it rejects it rejects with a message
+// that starts with the package name.
+func FuzzValidate(f *testing.F) {
+	f.Add(0, int64(0), 0, int64(0), int64(0), 0, 0, int64(0), int64(0))
+	f.Add(200, int64(3*time.Second), 20, int64(15*time.Second), int64(10*time.Millisecond), 0, 5, int64(time.Second), int64(1250*time.Millisecond))
+	f.Add(-1, int64(-1), -1, int64(-1), int64(-1), -1, -1, int64(-1), int64(-1))
+	f.Fuzz(func(t *testing.T, clients int, outage int64, attempts int, deadline, slot int64, capacity, failures int, open, maxOpen int64) {
+		err := storm.Validate(storm.Config{
+			Clients: clients, Outage: time.Duration(outage), Attempts: attempts, Deadline: time.Duration(deadline),
+			Slot: time.Duration(slot), Capacity: capacity,
+			Breaker: breaker.Config{Failures: failures, OpenTimeout: time.Duration(open), MaxOpenTimeout: time.Duration(maxOpen)},
+		})
+		if err != nil && !strings.HasPrefix(err.Error(), "storm: ") {
+			t.Fatalf("error without the package name: %v", err)
+		}
+	})
+}

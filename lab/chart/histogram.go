@@ -130,17 +130,22 @@ func (h Histogram) Plot() (*plot.Plot, error) {
 	a := h.annotations()
 	a.addSpans(p)
 	base := make([]float64, len(layers[0].Counts))
+	var all []*bars
 	for i, l := range layers {
 		top := make([]float64, len(base))
 		for j := range top {
 			top[j] = base[j] + l.Counts[j]
 		}
 		b := &bars{start: h.Start.Seconds(), width: h.Slot.Seconds(), base: base, top: top, color: Color(i)}
+		all = append(all, b)
 		p.Add(b)
 		if l.Name != "" {
 			p.Legend.Add(l.Name, b)
 		}
 		base = top
+	}
+	for _, b := range all {
+		b.total = base // every layer picks the same slot per pixel column: the tallest stack
 	}
 	a.addLines(p)
 	fitY(p, h.YMax)
@@ -159,21 +164,29 @@ func (h Histogram) PNG() ([]byte, error) { return PNG(h) }
 // SVG renders the histogram as SVG bytes.
 func (h Histogram) SVG() ([]byte, error) { return SVG(h) }
 
-// bars draws one layer of a histogram: slot j spans [base[j], top[j]].
+// bars draws one layer of a histogram: slot j spans [base[j], top[j]]. total is the top of the
+// whole stack (the last layer's top), which decides the slot a merged pixel column shows.
 type bars struct {
 	start, width float64
 	base, top    []float64
+	total        []float64
 	color        color.Color
 }
 
 // Plot fills the bars of the layer.
 func (b *bars) Plot(c draw.Canvas, p *plot.Plot) {
 	trX, trY := p.Transforms(&c)
-	// Slots narrower than a pixel are merged into one bar per pixel column
-	// that spans the column's extremes, so a one-slot spike stays visible
-	// and a 40 000-slot histogram draws a few hundred rectangles.
+	// Slots narrower than a pixel are merged into one bar per pixel column, showing the slot
+	// whose whole stack is tallest in that column: a one-slot spike stays visible, every layer of
+	// a stacked histogram shows the same slot (so layers never cover each other), and a
+	// 40 000-slot histogram draws a few hundred rectangles.
 	const pixel = vg.Length(72.0 / DPI)
-	fill := func(x0, x1 vg.Length, lo, hi float64) {
+	total := b.total
+	if total == nil {
+		total = b.top
+	}
+	fill := func(x0, x1 vg.Length, j int) {
+		lo, hi := b.base[j], b.top[j]
 		if hi <= lo {
 			return
 		}
@@ -184,28 +197,26 @@ func (b *bars) Plot(c draw.Canvas, p *plot.Plot) {
 		c.FillPolygon(b.color, []vg.Point{{X: x0, Y: y0}, {X: x1, Y: y0}, {X: x1, Y: y1}, {X: x0, Y: y1}})
 	}
 	var (
-		open   bool
-		gx0    vg.Length
-		gx1    vg.Length
-		lo, hi float64
+		open     bool
+		gx0, gx1 vg.Length
+		best     int
 	)
 	for j := range b.top {
 		x0, x1 := trX(b.start+float64(j)*b.width), trX(b.start+float64(j+1)*b.width)
-		if b.top[j] <= b.base[j] {
-			continue
-		}
 		if open && x0-gx0 < pixel {
 			gx1 = max(gx1, x1)
-			lo, hi = math.Min(lo, b.base[j]), math.Max(hi, b.top[j])
+			if total[j] > total[best] {
+				best = j
+			}
 			continue
 		}
 		if open {
-			fill(gx0, gx1, lo, hi)
+			fill(gx0, gx1, best)
 		}
-		open, gx0, gx1, lo, hi = true, x0, x1, b.base[j], b.top[j]
+		open, gx0, gx1, best = true, x0, x1, j
 	}
 	if open {
-		fill(gx0, gx1, lo, hi)
+		fill(gx0, gx1, best)
 	}
 }
 

@@ -3,6 +3,8 @@ package chart
 import (
 	"bytes"
 	"encoding/xml"
+	"image"
+	"image/color"
 	"image/png"
 	"io"
 	"math"
@@ -321,3 +323,51 @@ func TestNarrowSpikeStaysVisible(t *testing.T) {
 		t.Errorf("the spike is missing from %d of 2 sampled rows", 2-found)
 	}
 }
+
+// When slots are narrower than a pixel, every layer of a stacked histogram shows the same slot
+// per pixel column, so an upper layer never paints over a lower one from zero.
+func TestMergedColumnsKeepLayersStacked(t *testing.T) {
+	const n = 40000
+	a, b := make([]float64, n), make([]float64, n)
+	for i := range a {
+		if i%2 == 0 {
+			a[i] = 10 // tall lower layer in even slots
+		} else {
+			b[i] = 3 // short upper layer alone in odd slots
+		}
+	}
+	h := Histogram{Slot: time.Millisecond, Layers: []Layer{{Name: "a", Counts: a}, {Name: "b", Counts: b}}}
+	png, err := h.PNG()
+	if err != nil {
+		t.Fatal(err)
+	}
+	img, err := decodePNG(png)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, hidden := Color(0), Color(1)
+	var nWant, nHidden int
+	r := img.Bounds()
+	for y := r.Min.Y; y < r.Max.Y; y++ {
+		for x := r.Min.X; x < r.Max.X; x++ {
+			switch c := img.At(x, y); {
+			case sameRGB(c, want):
+				nWant++
+			case sameRGB(c, hidden):
+				nHidden++
+			}
+		}
+	}
+	// The legend swatch of b is the only place its colour may appear.
+	if nWant < 10000 || nHidden > 400 {
+		t.Errorf("lower layer drew %d pixels, upper layer %d: the upper layer covers the lower one", nWant, nHidden)
+	}
+}
+
+func sameRGB(a, b color.Color) bool {
+	ar, ag, ab, _ := a.RGBA()
+	br, bg, bb, _ := b.RGBA()
+	return ar>>8 == br>>8 && ag>>8 == bg>>8 && ab>>8 == bb>>8
+}
+
+func decodePNG(b []byte) (image.Image, error) { return png.Decode(bytes.NewReader(b)) }

@@ -614,6 +614,7 @@ func TestTransportBudgetCapsRetriesUnderSustainedOutage(t *testing.T) {
 // leaks (newClient checks). Run with -race.
 func TestTransportConcurrentRequests(t *testing.T) {
 	t.Parallel()
+	var served atomic.Int64 // "ok" answers the server wrote
 	s := newServer(t, func(w http.ResponseWriter, r *http.Request, n int64) {
 		switch n % 6 {
 		case 1:
@@ -623,7 +624,9 @@ func TestTransportConcurrentRequests(t *testing.T) {
 		case 5:
 			w.WriteHeader(http.StatusBadGateway)
 		default:
-			io.WriteString(w, "ok")
+			if _, err := io.WriteString(w, "ok"); err == nil {
+				served.Add(1)
+			}
 		}
 	})
 	var counters retry.Counters
@@ -660,8 +663,11 @@ func TestTransportConcurrentRequests(t *testing.T) {
 	if n := s.hits.Load(); st.Attempts > n || n > 2*st.Attempts {
 		t.Fatalf("%d attempts counted, %d requests served", st.Attempts, n)
 	}
-	if ok.Load() < 150 {
-		t.Fatalf("only %d of 300 requests succeeded (%+v)", ok.Load(), st)
+	// How many succeed depends on how the goroutines interleave (the shared breaker opens after
+	// five failures in a row from any of them), but every "ok" the server wrote reached its
+	// caller as a success, and only those did.
+	if ok.Load() != served.Load() || ok.Load() == 0 {
+		t.Fatalf("%d requests succeeded, the server answered ok %d times (%+v)", ok.Load(), served.Load(), st)
 	}
 }
 

@@ -1,10 +1,6 @@
 package main
 
 import (
-	"bytes"
-	"image/png"
-	"os"
-	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -32,32 +28,11 @@ func TestFiguresListsTheInPhaseFigures(t *testing.T) {
 }
 
 func TestFiguresWritesTheInPhaseFigures(t *testing.T) {
-	dir := t.TempDir()
-	code, _, errs := runFiguresCLI("--out", dir, "--only", "06-*")
-	if code != 0 {
-		t.Fatalf("exit %d, stderr %q", code, errs)
-	}
-	for _, name := range inPhaseFigures {
-		b, err := os.ReadFile(filepath.Join(dir, name+".png"))
-		if err != nil {
-			t.Error(err)
-			continue
-		}
-		img, err := png.Decode(bytes.NewReader(b))
-		if err != nil {
-			t.Errorf("%s.png does not decode: %v", name, err)
-			continue
-		}
-		// Three stacked panels per policy, two for the comparison.
-		minHeight := 600
-		if name == "06-in-phase-figures-no-outage" {
-			minHeight = 400
-		}
-		if r := img.Bounds(); r.Dx() < 700 || r.Dy() < minHeight {
-			t.Errorf("%s.png is %d×%d pixels, want at least 700×%d", name, r.Dx(), r.Dy(), minHeight)
-		}
-		if svg, err := os.ReadFile(filepath.Join(dir, name+".svg")); err != nil || !bytes.Contains(svg, []byte("<svg")) {
-			t.Errorf("%s.svg: %v, or no <svg> element", name, err)
+	images := writeFigures(t, "06-*", inPhaseFigures, 700, 400)
+	// Three stacked panels per policy, two for the no-outage comparison.
+	for name, img := range images {
+		if name != "06-in-phase-figures-no-outage" && img.Bounds().Dy() < 600 {
+			t.Errorf("%s.png is %d pixels high, want at least 600 for three panels", name, img.Bounds().Dy())
 		}
 	}
 }

@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"errors"
+	"image"
 	"image/png"
 	"os"
 	"path/filepath"
@@ -30,13 +31,18 @@ var wavesFigures = []string{
 	"04-two-thousand-clients-capacity",
 }
 
-func TestFiguresWritesEveryWavesFigureAsPNGAndSVG(t *testing.T) {
+// writeFigures runs `figures --out DIR --only pattern` and checks that it wrote exactly names, each
+// as a PNG that decodes to at least minW×minH pixels and an SVG, and reported each file it wrote.
+// It returns the decoded PNGs by name.
+func writeFigures(t *testing.T, pattern string, names []string, minW, minH int) map[string]image.Image {
+	t.Helper()
 	dir := filepath.Join(t.TempDir(), "new", "dir")
-	code, out, errs := runFiguresCLI("--out", dir, "--only", "0[1-4]-*")
+	code, out, errs := runFiguresCLI("--out", dir, "--only", pattern)
 	if code != 0 {
-		t.Fatalf("exit %d, stderr %q", code, errs)
+		t.Fatalf("figures --only %s: exit %d, stderr %q", pattern, code, errs)
 	}
-	for _, name := range wavesFigures {
+	images := map[string]image.Image{}
+	for _, name := range names {
 		b, err := os.ReadFile(filepath.Join(dir, name+".png"))
 		if err != nil {
 			t.Error(err)
@@ -45,23 +51,27 @@ func TestFiguresWritesEveryWavesFigureAsPNGAndSVG(t *testing.T) {
 		img, err := png.Decode(bytes.NewReader(b))
 		if err != nil {
 			t.Errorf("%s.png does not decode: %v", name, err)
-		} else if r := img.Bounds(); r.Dx() < 500 || r.Dy() < 300 {
-			t.Errorf("%s.png is %d×%d pixels, too small for a figure", name, r.Dx(), r.Dy())
+			continue
 		}
-		svg, err := os.ReadFile(filepath.Join(dir, name+".svg"))
-		if err != nil {
-			t.Error(err)
-		} else if !bytes.Contains(svg, []byte("<svg")) {
-			t.Errorf("%s.svg holds no <svg> element", name)
+		images[name] = img
+		if r := img.Bounds(); r.Dx() < minW || r.Dy() < minH {
+			t.Errorf("%s.png is %d×%d pixels, want at least %d×%d", name, r.Dx(), r.Dy(), minW, minH)
+		}
+		if svg, err := os.ReadFile(filepath.Join(dir, name+".svg")); err != nil || !bytes.Contains(svg, []byte("<svg")) {
+			t.Errorf("%s.svg: %v, or no <svg> element", name, err)
 		}
 		if !strings.Contains(out, filepath.Join(dir, name+".png")) {
 			t.Errorf("output does not report %s.png:\n%s", name, out)
 		}
 	}
-	entries, _ := os.ReadDir(dir)
-	if len(entries) != 2*len(wavesFigures) {
-		t.Errorf("%d files written, want %d", len(entries), 2*len(wavesFigures))
+	if entries, _ := os.ReadDir(dir); len(entries) != 2*len(names) {
+		t.Errorf("--only %s wrote %d files, want %d:\n%s", pattern, len(entries), 2*len(names), out)
 	}
+	return images
+}
+
+func TestFiguresWritesEveryWavesFigureAsPNGAndSVG(t *testing.T) {
+	writeFigures(t, "0[1-4]-*", wavesFigures, 500, 300)
 }
 
 func TestFiguresAreTheSameOnEveryRun(t *testing.T) {

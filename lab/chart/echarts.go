@@ -42,11 +42,13 @@ const (
 // AssetPaths returns the URL paths, relative to the Jupyter base URL, at
 // which the fragment looks for the echarts script, in the order it tries
 // them: the classic Notebook's nbextensions folder, then the file server of
-// JupyterLab / Notebook 7 started in notebooks/.
+// JupyterLab / Notebook 7 started in notebooks/ (as scripts/start does), then
+// the same server started in the repository's root.
 func AssetPaths() []string {
 	return []string{
 		"nbextensions/" + NBExtensionDir + "/" + EChartsAssetName,
 		"files/" + NotebookAssetsDir + "/" + EChartsAssetName,
+		"files/notebooks/" + NotebookAssetsDir + "/" + EChartsAssetName,
 	}
 }
 

@@ -171,5 +171,6 @@ func ExampleAssetPaths() {
 	// Output:
 	// nbextensions/backofflab/echarts.min.js
 	// files/assets/echarts.min.js
+	// files/notebooks/assets/echarts.min.js
 	// backofflab-echarts
 }

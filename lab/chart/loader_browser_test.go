@@ -73,17 +73,19 @@ func TestLoaderDrawsInClassicAndLabPages(t *testing.T) {
 	l, _ := sampleLines().HTML()
 
 	// Base URLs: /nb/ serves the nbextension only, /lab/ and /fb/ the
-	// notebook assets only, /none/ nothing.
+	// notebook assets only, /root/ the assets as seen from the repository root
+	// (Jupyter started there), /none/ nothing.
 	pages := map[string]string{
 		"/nb/classic":   classicPage("/nb/", a, b, l),
 		"/fb/classic":   classicPage("/fb/", a),
 		"/none/classic": classicPage("/none/", a),
 		"/lab/lab":      labPage("/lab/", false, a, b, l),
+		"/root/lab":     labPage("/root/", false, a),
 		"/lab/amd":      labPage("/lab/", true, a),
 		"/none/lab":     labPage("/none/", false, a),
 	}
 	assets := map[string]bool{}
-	for _, p := range []string{"/nb/" + AssetPaths()[0], "/fb/" + AssetPaths()[1], "/lab/" + AssetPaths()[1]} {
+	for _, p := range []string{"/nb/" + AssetPaths()[0], "/fb/" + AssetPaths()[1], "/lab/" + AssetPaths()[1], "/root/" + AssetPaths()[2]} {
 		assets[p] = true
 	}
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
@@ -120,6 +122,7 @@ func TestLoaderDrawsInClassicAndLabPages(t *testing.T) {
 		"/fb/classic":   "drawn+pixels",
 		"/none/classic": "failed+help",
 		"/lab/lab":      "drawn+pixels drawn+pixels drawn+pixels",
+		"/root/lab":     "drawn+pixels",
 		"/lab/amd":      "drawn+pixels",
 		"/none/lab":     "failed+help",
 	}

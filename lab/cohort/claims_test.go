@@ -209,8 +209,8 @@ func TestCapTable(t *testing.T) {
 	e400 := capRow(t, tb.Caps, "exponential", 400*time.Millisecond).Runs
 	every(t, "exponential cap 400ms idle ms", e400, idleMs, 2060)
 	every(t, "exponential cap 400ms recovery ms", e400, recoveryMs, 3020)
-	// A tighter cap costs full jitter calls and buys it time: both
-	// monotone over the caps of the table.
+	// Lowering the cap makes full jitter faster and spends more calls:
+	// both monotone over the caps of the table.
 	var prev Summary
 	for i, cp := range DefaultCaps {
 		s := capRow(t, tb.Caps, "full", cp)

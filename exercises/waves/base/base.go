@@ -1,6 +1,6 @@
 // Package base is the Waves lesson's faded rehearsal. Keep the 2000 clients
-// and the recovery capacity of 1200 requests a second, and find the backoff
-// base at which the jittered peak first fits inside that capacity.
+// and the recovery capacity of 1200 requests a second, and find the smallest
+// backoff base that brings the jittered peak down to that capacity.
 //
 // The first move is given: full-width jitter spreads the first wave over an
 // interval about as long as the base, so the peak is roughly clients/base

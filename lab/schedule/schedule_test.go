@@ -517,3 +517,24 @@ func benchmarkDelay(b *testing.B, p schedule.Policy) {
 		n = (n + 1) & 15
 	}
 }
+
+// A huge multiplier (it passes Validate) must not turn the upper bound into
+// +Inf and a zero draw into NaN, that is a wait of 0, below Base.
+func TestDecorrelatedHugeMultiplierStaysWithinBaseAndCap(t *testing.T) {
+	for _, p := range []schedule.Decorrelated{
+		{Base: 10 * time.Millisecond, Cap: time.Second, Multiplier: 1e300},
+		{Base: 10 * time.Millisecond, Multiplier: math.MaxFloat64},
+	} {
+		if err := p.Validate(); err != nil {
+			t.Fatalf("%v: %v", p, err)
+		}
+		for _, u := range []float64{0, 1e-300, 0.5, math.Nextafter(1, 0)} {
+			for _, prev := range []time.Duration{0, p.Base, time.Second, math.MaxInt64} {
+				got := p.Delay(0, prev, fixed(u))
+				if got < p.Base || p.Cap > 0 && got > p.Cap {
+					t.Errorf("%v.Delay(prev %v, u %v) = %v, want within [%v, %v]", p, prev, u, got, p.Base, p.Cap)
+				}
+			}
+		}
+	}
+}

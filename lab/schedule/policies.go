@@ -184,11 +184,14 @@ type Decorrelated struct {
 // Delay returns min(Cap, Base + u·(Multiplier·p − Base)) for one draw u from
 // r, with p = max(prev, Base); n is ignored.
 func (p Decorrelated) Delay(n int, prev time.Duration, r Uniform) time.Duration {
-	b, lim := float64(p.Base), limit(p.Cap)
-	// Bounding hi by the cap first keeps u·(hi − b) finite: a huge
-	// Multiplier would make hi +Inf, and 0·Inf is NaN.
-	hi := min(orDefault(p.Multiplier, 3)*float64(max(prev, p.Base)), float64(lim))
-	return clamp(b+draw(r)*max(hi-b, 0), lim)
+	b := float64(p.Base)
+	hi := orDefault(p.Multiplier, 3) * float64(max(prev, p.Base))
+	// A huge Multiplier makes hi +Inf; a draw of 0 must then give Base,
+	// not 0·Inf = NaN (a wait of 0).
+	if u := draw(r); u > 0 {
+		b += u * (hi - b)
+	}
+	return clamp(b, limit(p.Cap))
 }
 
 // Validate reports whether the parameters are in range (see Config).

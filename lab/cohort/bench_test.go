@@ -1,6 +1,7 @@
 package cohort
 
 import (
+	"fmt"
 	"testing"
 	"time"
 )
@@ -87,5 +88,62 @@ func TestMemoryFlatInHorizon(t *testing.T) {
 	}
 	if short, long := allocs(time.Minute), allocs(time.Hour); long != short {
 		t.Errorf("allocations: %v for a 1 min horizon, %v for 1 h; want the same", short, long)
+	}
+}
+
+// flat returns the lesson's flat-retry policy.
+func flat() Named { return DefaultLineup()[len(PolicyNames)-1] }
+
+// denseScenarios are the synchronised schedules the lessons are about, where
+// many clients call in the same millisecond: flat retry in the main and the
+// overload setting, and the main setting with ten times the clients.
+func denseScenarios() []struct {
+	name string
+	c    Config
+} {
+	f := flat().Policy
+	wide := Main(f)
+	wide.Clients = 600
+	return []struct {
+		name string
+		c    Config
+	}{{"main-flat", Main(f)}, {"overload-flat", Overload(f)}, {"600-flat", wide}}
+}
+
+// benchCalls runs c with run b.N times and reports the cost per call.
+func benchCalls(b *testing.B, c Config, run runner) {
+	calls := 0
+	b.ReportAllocs()
+	for b.Loop() {
+		r, _, err := run(c, false)
+		if err != nil {
+			b.Fatal(err)
+		}
+		calls += r.Calls
+	}
+	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(calls), "ns/call")
+}
+
+// BenchmarkDense runs each dense scenario with the event-driven simulator
+// and with its tick-loop twin: the simulator must not be the slower.
+func BenchmarkDense(b *testing.B) {
+	for _, sc := range denseScenarios() {
+		b.Run(sc.name+"/events", func(b *testing.B) { benchCalls(b, sc.c, simulate) })
+		b.Run(sc.name+"/tick", func(b *testing.B) { benchCalls(b, sc.c, tickFast) })
+	}
+}
+
+// BenchmarkPerCall measures the cost per call of the main setting as the
+// cohort grows tenfold (60 and 600 clients), for a jittered policy and for
+// flat retry: it should stay flat.
+func BenchmarkPerCall(b *testing.B) {
+	for _, p := range []Named{DefaultLineup()[1], flat()} {
+		for _, n := range []int{60, 600} {
+			b.Run(fmt.Sprintf("%s/clients=%d", p.Name, n), func(b *testing.B) {
+				c := Main(p.Policy)
+				c.Clients = n
+				benchCalls(b, c, simulate)
+			})
+		}
 	}
 }

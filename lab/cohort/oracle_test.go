@@ -93,3 +93,25 @@ func TestCallBudget(t *testing.T) {
 		}
 	}
 }
+
+// TestTickFastMatchesTickLoop checks that the benchmarks' fast tick loop
+// is a faithful twin of the oracle.
+func TestTickFastMatchesTickLoop(t *testing.T) {
+	configs := randomConfigs(200)
+	for _, sc := range denseScenarios() {
+		configs = append(configs, sc.c)
+	}
+	for i, c := range configs {
+		got, _, err := tickFast(c, false)
+		if err != nil {
+			t.Fatalf("config %d: %v", i, err)
+		}
+		want, _, err := tickRun(c, false)
+		if err != nil {
+			t.Fatalf("config %d: tick loop: %v", i, err)
+		}
+		if got != want {
+			t.Fatalf("config %d %+v:\nfast %+v\ntick %+v", i, c, got, want)
+		}
+	}
+}

@@ -19,12 +19,15 @@ func BenchmarkRun(b *testing.B) {
 				events += r.Events
 			}
 			b.ReportMetric(float64(events)/b.Elapsed().Seconds(), "events/s")
+			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(events), "ns/event")
 		})
 	}
 }
 
 // BenchmarkBrookerSweep times Brooker's whole experiment: 10 to 190 clients
-// in steps of 10, 100 runs each, for the five policies.
+// in steps of 10, 100 runs each, for the five policies. Run it with -cpu 1
+// to compare with Brooker's single-threaded Python simulator (about 77 s
+// for the same sweep on the machine of issue 14).
 func BenchmarkBrookerSweep(b *testing.B) {
 	events := 0
 	for b.Loop() {
@@ -37,4 +40,5 @@ func BenchmarkBrookerSweep(b *testing.B) {
 		}
 	}
 	b.ReportMetric(float64(events)/b.Elapsed().Seconds(), "events/s")
+	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(events), "ns/event")
 }

@@ -1,6 +1,10 @@
 package overload
 
-import "testing"
+import (
+	"fmt"
+	"testing"
+	"time"
+)
 
 // BenchmarkRun reports the simulator's speed for the lesson's 60 s runs:
 // ticks and attempts per second of wall time, and events/s counting each
@@ -26,6 +30,24 @@ func BenchmarkRun(b *testing.B) {
 			b.ReportMetric(float64(ticks)/s, "ticks/s")
 			b.ReportMetric(float64(attempts)/s, "attempts/s")
 			b.ReportMetric(float64(ticks+attempts)/s, "events/s")
+		})
+	}
+}
+
+// BenchmarkMemory runs the default setting for its 60 s and for ten times
+// as long (ten times the arrivals): B/op, everything a run allocates, is an
+// upper bound on its peak memory and should not grow with the run.
+func BenchmarkMemory(b *testing.B) {
+	for _, k := range []int{1, 10} {
+		c := Default()
+		c.Duration *= time.Duration(k)
+		b.Run(fmt.Sprintf("arrivals=x%d", k), func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				if _, err := Run(c); err != nil {
+					b.Fatal(err)
+				}
+			}
 		})
 	}
 }

@@ -16,7 +16,10 @@
 //     from this client, not three times.
 //   - A circuit breaker (lab/breaker) that opens after consecutive failures
 //     and then refuses at once, without touching the network, for a jittered
-//     open time, so a fleet does not probe the dependency in step.
+//     open time, so a fleet does not probe the dependency in step. The call
+//     whose failure opens it gives up at once too, instead of sleeping only
+//     to be refused. Cancellations, panics and failures that never reached
+//     the dependency count neither way.
 //   - Server pacing as a floor. A Retry-After header (or an error wrapped by
 //     After) sets the least the next wait may be; the policy's jittered wait
 //     is added on top, so clients told the same number do not return on the
@@ -27,9 +30,11 @@
 // http.RoundTripper that retries only what is safe to repeat: the
 // idempotent methods of RFC 9110 (GET, HEAD, OPTIONS, TRACE, PUT, DELETE) and
 // requests carrying an Idempotency-Key header, and only when the body can be
-// replayed (no body, or Request.GetBody set). It retries connection errors and
-// the statuses 429, 502, 503 and 504 (configurable), closes every response
-// body it discards, and keeps one breaker per host.
+// replayed (no body, or Request.GetBody set). It retries connection errors,
+// HTTP/2 stream resets and the statuses 429, 502, 503 and 504
+// (configurable), closes every response body it discards (draining it
+// within a byte and time limit), and keeps one breaker per host, for up to
+// MaxHosts hosts.
 //
 // Observer receives an Event for every attempt, retry, refusal and breaker
 // change; Counters is a ready-made Observer that counts them.

@@ -108,7 +108,9 @@ func (e *Error) Unwrap() []error {
 
 // Permanent wraps err so that the retrying call stops at once and returns
 // err (unwrapped). A breaker counts a permanent error as a success: the
-// dependency answered; the answer was no. Permanent(nil) is nil.
+// dependency answered; the answer was no. If the call's context has ended,
+// the call returns an *Error for that instead (see Retrier.Do).
+// Permanent(nil) is nil.
 func Permanent(err error) error {
 	if err == nil {
 		return nil
@@ -284,15 +286,12 @@ func (r *Retrier) setup(cfg Config) {
 	if cfg.Rand != nil {
 		r.rand = &lockedUniform{u: cfg.Rand}
 	}
-	if r.observe == nil {
-		r.observe = func(Event) {}
-	}
 }
 
 // newBreaker makes a default breaker whose changes go to the observer.
 func (r *Retrier) newBreaker(host string) *breaker.Breaker {
 	b, _ := breaker.New(breaker.Config{OnStateChange: func(from, to breaker.State, at time.Time) {
-		r.observe(Event{Kind: EventBreakerChange, Host: host, From: from, To: to, At: at})
+		r.emit(Event{Kind: EventBreakerChange, Host: host, From: from, To: to, At: at})
 	}})
 	return b
 }
@@ -343,10 +342,13 @@ func Do(ctx context.Context, op func(context.Context) error) error {
 // Before every attempt it asks the breaker, and gives up with
 // ErrBreakerOpen if refused. Before every retry it draws the wait from the
 // policy (plus any floor from After), then gives up instead of waiting if
-// the attempt limit is reached, the floor exceeds MaxRetryAfter, the wait
-// plus a worst-case attempt would pass the context's deadline, or the
-// budget refuses. A context that ends stops the call with the context's
-// error as the Reason.
+// the attempt limit is reached, the floor exceeds MaxRetryAfter, the
+// breaker is open (this failure or another opened it) for longer than the
+// wait, the wait plus a worst-case attempt would pass the context's
+// deadline, or the budget refuses. A context that ends stops the call with
+// an *Error whose Reason is context.Cause(ctx), whatever op returned, and
+// the attempt counts as neither a success nor a failure for the breaker;
+// so does an attempt whose op panics, before the panic goes on.
 func (r *Retrier) Do(ctx context.Context, op func(context.Context) error) error {
 	r.init()
 	return r.run(ctx, call{breaker: r.breaker, limit: r.maxAttempts}, func(ctx context.Context) error {
@@ -373,41 +375,63 @@ type call struct {
 }
 
 // run is the retry loop shared by Do and Transport.
+//
+// It reads the clock only when something needs the time: a budget, a
+// breaker, an observer or a context deadline. Without them (the
+// package-level Do with a context.Background) a call costs no clock read.
 func (r *Retrier) run(ctx context.Context, c call, op func(context.Context) error) error {
+	_, hasDeadline := ctx.Deadline()
+	clock := hasDeadline || r.budget != nil || c.breaker != nil || r.observe != nil
+	var start, end time.Time
+	if clock {
+		start = r.now()
+	}
 	if r.budget != nil {
-		r.budget.RecordRequest(r.now())
+		r.budget.RecordRequest(start)
 	}
 	var last error
 	var prev, longest time.Duration
 	for attempt := 1; ; attempt++ {
-		if err := ctx.Err(); err != nil {
-			return r.giveUp(c, &Error{Attempts: attempt - 1, Reason: err, Last: last})
+		if ctx.Err() != nil {
+			return r.giveUp(c, &Error{Attempts: attempt - 1, Reason: context.Cause(ctx), Last: last})
+		}
+		if clock && attempt > 1 {
+			start = r.now()
 		}
 		var permit breaker.Permit
+		var err error
 		if c.breaker != nil {
-			p, err := c.breaker.Allow(r.now())
-			if err != nil {
-				r.observe(Event{Kind: EventBreakerRefused, Host: c.host, Attempt: attempt, At: r.now()})
+			p, aerr := c.breaker.Allow(start)
+			if aerr != nil {
+				r.emit(Event{Kind: EventBreakerRefused, Host: c.host, Attempt: attempt, At: start})
 				return r.giveUp(c, &Error{Attempts: attempt - 1, Reason: ErrBreakerOpen, Last: last})
 			}
 			permit = p
+			r.emit(Event{Kind: EventAttempt, Host: c.host, Attempt: attempt, At: start})
+			err = guarded(ctx, op, permit)
+		} else {
+			r.emit(Event{Kind: EventAttempt, Host: c.host, Attempt: attempt, At: start})
+			err = op(ctx)
 		}
-		start := r.now()
-		r.observe(Event{Kind: EventAttempt, Host: c.host, Attempt: attempt, At: start})
-		err := op(ctx)
-		end := r.now()
-		longest = max(longest, end.Sub(start))
+		if clock {
+			end = r.now()
+			longest = max(longest, end.Sub(start))
+		}
 		if err == nil {
 			permit.Succeeded(end)
 			return nil
+		}
+		if ctx.Err() != nil { // the caller gave up, not the dependency
+			permit.Abandoned()
+			return r.giveUp(c, &Error{Attempts: attempt, Reason: context.Cause(ctx), Last: unwrapStop(err)})
 		}
 		if pe, ok := errors.AsType[*permanentError](err); ok {
 			permit.Succeeded(end)
 			return pe.err
 		}
-		if ctx.Err() != nil { // the caller gave up, not the dependency
+		if ae, ok := errors.AsType[*abandonedError](err); ok {
 			permit.Abandoned()
-			return r.giveUp(c, &Error{Attempts: attempt, Reason: ctx.Err(), Last: err})
+			return ae.err
 		}
 		permit.Failed(end)
 		last = err
@@ -418,7 +442,9 @@ func (r *Retrier) run(ctx context.Context, c call, op func(context.Context) erro
 			}
 			return r.giveUp(c, &Error{Attempts: attempt, Reason: reason, Last: err})
 		}
-		wait := r.policy.Delay(attempt-1, prev, r.rand)
+		// A negative wait from a custom policy means "at once": it must not
+		// eat into a Retry-After floor.
+		wait := max(r.policy.Delay(attempt-1, prev, r.rand), 0)
 		prev = wait
 		if ae, ok := errors.AsType[*afterError](err); ok {
 			if ae.floor > r.maxRetryAfter {
@@ -427,7 +453,15 @@ func (r *Retrier) run(ctx context.Context, c call, op func(context.Context) erro
 			}
 			wait = addSaturating(ae.floor, wait)
 		}
-		if due, ok := ctx.Deadline(); ok {
+		if c.breaker != nil && openPast(c.breaker, end, wait) {
+			// This failure (or a concurrent one) opened the breaker, which
+			// would refuse the retry on waking: refuse it now, without
+			// sleeping or spending the budget.
+			r.emit(Event{Kind: EventBreakerRefused, Host: c.host, Attempt: attempt + 1, At: end})
+			return r.giveUp(c, &Error{Attempts: attempt, Reason: ErrBreakerOpen, Last: err, Wait: wait})
+		}
+		if hasDeadline {
+			due, _ := ctx.Deadline()
 			worst := longest
 			if r.attemptTO > 0 {
 				worst = r.attemptTO
@@ -438,22 +472,74 @@ func (r *Retrier) run(ctx context.Context, c call, op func(context.Context) erro
 			}
 		}
 		if r.budget != nil && !r.budget.AllowRetry(end) {
-			r.observe(Event{Kind: EventBudgetRefused, Host: c.host, Attempt: attempt, Err: err, At: end})
+			r.emit(Event{Kind: EventBudgetRefused, Host: c.host, Attempt: attempt, Err: err, At: end})
 			return r.giveUp(c, &Error{Attempts: attempt, Reason: ErrBudgetExhausted, Last: err})
 		}
 		if c.discard != nil {
 			c.discard()
 		}
-		r.observe(Event{Kind: EventRetry, Host: c.host, Attempt: attempt, Wait: wait, Err: err, At: end})
+		r.emit(Event{Kind: EventRetry, Host: c.host, Attempt: attempt, Wait: wait, Err: err, At: end})
 		if err := sleep(ctx, wait); err != nil {
-			return r.giveUp(c, &Error{Attempts: attempt, Reason: err, Last: last, Wait: wait})
+			return r.giveUp(c, &Error{Attempts: attempt, Reason: context.Cause(ctx), Last: last, Wait: wait})
 		}
+	}
+}
+
+// guarded calls op under permit, and reports the permit abandoned if op
+// panics (or calls runtime.Goexit), so that a half-open breaker's probe
+// slot is not lost with it. The panic goes on.
+func guarded(ctx context.Context, op func(context.Context) error, permit breaker.Permit) error {
+	returned := false
+	defer func() {
+		if !returned {
+			permit.Abandoned()
+		}
+	}()
+	err := op(ctx)
+	returned = true
+	return err
+}
+
+// openPast reports whether b is open at now and stays open for longer than
+// wait.
+func openPast(b *breaker.Breaker, now time.Time, wait time.Duration) bool {
+	return b.State(now) == breaker.Open && b.OpenUntil().After(now.Add(wait))
+}
+
+// unwrapStop returns the error inside a Permanent or abandoned wrapper, or
+// err itself.
+func unwrapStop(err error) error {
+	if pe, ok := err.(*permanentError); ok {
+		return pe.err
+	}
+	if ae, ok := err.(*abandonedError); ok {
+		return ae.err
+	}
+	return err
+}
+
+// abandonedError makes the call stop at once and return err, reporting the
+// attempt to the breaker as abandoned: it failed before, or without,
+// hearing from the dependency (a request body that cannot be rewound, an
+// unknown host, a TLS alert), so it says nothing about the dependency's
+// health.
+type abandonedError struct{ err error }
+
+func (e *abandonedError) Error() string { return e.err.Error() }
+func (e *abandonedError) Unwrap() error { return e.err }
+
+// emit passes e to the observer, if there is one.
+func (r *Retrier) emit(e Event) {
+	if r.observe != nil {
+		r.observe(e)
 	}
 }
 
 // giveUp reports e to the observer and returns it.
 func (r *Retrier) giveUp(c call, e *Error) error {
-	r.observe(Event{Kind: EventGiveUp, Host: c.host, Attempt: e.Attempts, Wait: e.Wait, Err: e, At: r.now()})
+	if r.observe != nil {
+		r.observe(Event{Kind: EventGiveUp, Host: c.host, Attempt: e.Attempts, Wait: e.Wait, Err: e, At: r.now()})
+	}
 	return e
 }
 
@@ -473,7 +559,7 @@ func sleep(ctx context.Context, d time.Duration) error {
 }
 
 // addSaturating returns a+b for non-negative a and b, or the largest
-// Duration if the sum overflows.
+// Duration if the sum overflows. Callers make sure both are non-negative.
 func addSaturating(a, b time.Duration) time.Duration {
 	if b > math.MaxInt64-a {
 		return math.MaxInt64

@@ -423,3 +423,12 @@ func TestZeroRetrierUsesTheDefaults(t *testing.T) {
 		t.Fatalf("zero Retrier Do = %v after %d calls, want success on the second", err, calls.Load())
 	}
 }
+
+func BenchmarkPackageDoFirstAttemptSucceeds(b *testing.B) {
+	ctx := context.Background()
+	op := func(context.Context) error { return nil }
+	b.ReportAllocs()
+	for b.Loop() {
+		retry.Do(ctx, op)
+	}
+}

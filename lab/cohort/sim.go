@@ -83,15 +83,18 @@ func run(c Config, tr *Trace) (Result, error) {
 	service, outage, horizon := msec(c.Service), msec(c.Outage), msec(c.Horizon)
 
 	// The clients' next attempts, first attempts drawn in client order.
-	q := make(queue, c.Clients)
+	q := newCalendar(c.Clients)
+	defer q.free()
 	spread := float64(msec(c.Spread))
-	for i := range q {
-		q[i].client = int32(i)
+	for i := range c.Clients {
+		at := int64(0)
 		if spread > 0 {
-			q[i].at = int64(rng.Float64() * spread)
+			at = int64(rng.Float64() * spread)
+		}
+		if at < horizon {
+			q.add(at, int32(i))
 		}
 	}
-	q.init()
 	retries := make([]int, c.Clients)
 	prev := make([]time.Duration, c.Clients)
 
@@ -114,48 +117,51 @@ func run(c Config, tr *Trace) (Result, error) {
 
 	var r Result
 	bucket, inBucket := int64(-1), 0
-	milli, inMilli := int64(-1), 0
-	for len(q) > 0 && q[0].at < horizon {
-		t, id := q[0].at, q[0].client
-		complete(t)
-		if r.Calls == budget {
-			return Result{}, fmt.Errorf("%w: more than %d calls before %v (raise the call budget, MaxCalls or --max-calls, or shorten the horizon)", ErrTooManyCalls, budget, time.Duration(t)*time.Millisecond)
+	inMilli := 0
+	for {
+		t, clients, ok := q.take(horizon)
+		if !ok {
+			break
 		}
-		r.Calls++
+		complete(t)
 		if b := t / msec(Bucket); b != bucket {
 			bucket, inBucket = b, 0
 		}
-		inBucket++
+		inMilli = 0
+		for _, id := range clients {
+			if r.Calls == budget {
+				return Result{}, fmt.Errorf("%w: more than %d calls before %v (raise the call budget, MaxCalls or --max-calls, or shorten the horizon)", ErrTooManyCalls, budget, time.Duration(t)*time.Millisecond)
+			}
+			r.Calls++
+			inBucket++
+			if t < outage {
+				r.CallsOutage++
+			} else {
+				r.CallsRecovery++
+				inMilli++
+			}
+			if t >= outage && inFlight < c.Limit {
+				if inFlight == 0 {
+					idle += t - max(zeroSince, outage)
+				}
+				lastEnd = t + service
+				ring[(head+inFlight)%len(ring)] = lastEnd
+				inFlight++
+				r.Admitted++
+				tr.add(t, id, retries[id], true)
+				continue
+			}
+			tr.add(t, id, retries[id], false)
+			d := c.Policy.Delay(retries[id], prev[id], rng)
+			retries[id]++
+			prev[id] = d
+			// t < MaxHorizon in ms and d/ms < 2⁶³/10⁶, so the sum cannot overflow.
+			if next := t + max(msec(d), 1); next < horizon {
+				q.add(next, id)
+			}
+		}
 		r.PeakPer100ms = max(r.PeakPer100ms, inBucket)
-		if t < outage {
-			r.CallsOutage++
-		} else {
-			r.CallsRecovery++
-			if t != milli {
-				milli, inMilli = t, 0
-			}
-			inMilli++
-			r.PeakPerMs = max(r.PeakPerMs, inMilli)
-		}
-		if t >= outage && inFlight < c.Limit {
-			if inFlight == 0 {
-				idle += t - max(zeroSince, outage)
-			}
-			lastEnd = t + service
-			ring[(head+inFlight)%len(ring)] = lastEnd
-			inFlight++
-			r.Admitted++
-			tr.add(t, id, retries[id], true)
-			q.pop()
-			continue
-		}
-		tr.add(t, id, retries[id], false)
-		d := c.Policy.Delay(retries[id], prev[id], rng)
-		retries[id]++
-		prev[id] = d
-		// t < MaxHorizon in ms and d/ms < 2⁶³/10⁶, so the sum cannot overflow.
-		q[0].at = t + max(msec(d), 1)
-		q.down(0)
+		r.PeakPerMs = max(r.PeakPerMs, inMilli)
 	}
 
 	r.Unfinished = c.Clients - r.Admitted
@@ -181,15 +187,22 @@ type event struct {
 
 // queue is a binary min-heap of events ordered by (at, client): the order in
 // which a millisecond-by-millisecond loop over the clients would meet them.
+// The calendar keeps the attempts beyond its window in one.
 type queue []event
 
 func (q queue) less(i, j int) bool {
 	return q[i].at < q[j].at || q[i].at == q[j].at && q[i].client < q[j].client
 }
 
-func (q queue) init() {
-	for i := len(q)/2 - 1; i >= 0; i-- {
-		q.down(i)
+// up restores the heap above i after q[i] was added.
+func (q queue) up(i int) {
+	for i > 0 {
+		p := (i - 1) / 2
+		if !q.less(i, p) {
+			return
+		}
+		q[i], q[p] = q[p], q[i]
+		i = p
 	}
 }
 

@@ -1,0 +1,131 @@
+package cohort
+
+import (
+	"math/bits"
+	"slices"
+	"sync"
+)
+
+// window is how many milliseconds ahead the calendar keeps in its buckets:
+// every wait of the lesson's policies (at most the 3.2 s cap) fits, so the
+// heap behind it only ever holds the rare longer waits.
+const window = 1 << 12
+
+// calendar is the simulator's event queue, made for schedules in whole
+// milliseconds in which many clients call in the same millisecond: one
+// bucket per millisecond over a sliding window [now, now+window), each a
+// list of clients (every client has at most one pending attempt), and a
+// binary heap for the attempts further ahead. A bucket is handed out whole,
+// in client order, as the millisecond loop would meet its clients, so a call
+// costs O(1) however many clients share its millisecond. Clients added to a
+// bucket from one earlier millisecond arrive in client order already; only
+// a bucket filled from several needs sorting, and such buckets are small.
+type calendar struct {
+	now        int64    // no pending attempt is earlier
+	head, tail []int32  // each bucket's first and last client; valid only if occupied
+	occupied   []uint64 // one bit per bucket
+	pending    int      // attempts in the buckets
+	next       []int32  // the client after each client in its bucket
+	far        queue    // attempts at or after now+window, as (time, client)
+	batch      []int32  // the bucket being handed out
+}
+
+var calendars = sync.Pool{New: func() any {
+	return &calendar{
+		head:     make([]int32, window),
+		tail:     make([]int32, window),
+		occupied: make([]uint64, window/64),
+	}
+}}
+
+// newCalendar returns an empty calendar for clients clients, from the pool.
+func newCalendar(clients int) *calendar {
+	q := calendars.Get().(*calendar)
+	clear(q.occupied)
+	q.now, q.pending, q.far = 0, 0, q.far[:0]
+	q.next = slices.Grow(q.next[:0], clients)[:clients]
+	return q
+}
+
+// free returns q to the pool.
+func (q *calendar) free() { calendars.Put(q) }
+
+// add schedules client's next attempt at t ≥ now.
+func (q *calendar) add(t int64, client int32) {
+	if t-q.now >= window {
+		q.far = append(q.far, event{t, client})
+		q.far.up(len(q.far) - 1)
+		return
+	}
+	s := t & (window - 1)
+	w, bit := s>>6, uint64(1)<<(s&63)
+	if q.occupied[w]&bit == 0 {
+		q.occupied[w] |= bit
+		q.head[s] = client
+	} else {
+		q.next[q.tail[s]] = client
+	}
+	q.tail[s] = client
+	q.pending++
+}
+
+// take removes the earliest bucket before end and returns its time and its
+// clients in client order, or ok false if no attempt is due before end.
+// The slice is valid until the next call.
+func (q *calendar) take(end int64) (t int64, clients []int32, ok bool) {
+	if q.pending == 0 {
+		if len(q.far) == 0 || q.far[0].at >= end {
+			return 0, nil, false
+		}
+		q.advance(q.far[0].at)
+	}
+	t = q.now + q.ahead()
+	if t >= end {
+		return 0, nil, false
+	}
+	q.advance(t)
+	s := t & (window - 1)
+	q.occupied[s>>6] &^= 1 << (s & 63)
+	b := q.batch[:0]
+	for c := q.head[s]; ; c = q.next[c] {
+		b = append(b, c)
+		if c == q.tail[s] {
+			break
+		}
+	}
+	q.pending -= len(b)
+	if !slices.IsSorted(b) {
+		slices.Sort(b)
+	}
+	q.batch = b
+	return t, b, true
+}
+
+// ahead returns how far after now the first occupied bucket is; there must
+// be one.
+func (q *calendar) ahead() int64 {
+	s := q.now & (window - 1)
+	w := s >> 6
+	if m := q.occupied[w] >> (s & 63); m != 0 {
+		return int64(bits.TrailingZeros64(m))
+	}
+	d := 64 - s&63
+	for i := int64(1); i <= window/64; i++ {
+		if m := q.occupied[(w+i)&(window/64-1)]; m != 0 {
+			return d + int64(bits.TrailingZeros64(m))
+		}
+		d += 64
+	}
+	panic("cohort: calendar has no occupied bucket") // unreachable: pending > 0
+}
+
+// advance moves now to t and brings the attempts from the heap that now
+// fall inside the window into their buckets.
+func (q *calendar) advance(t int64) {
+	q.now = t
+	for len(q.far) > 0 && q.far[0].at-t < window {
+		e := q.far[0]
+		q.far.pop()
+		q.add(e.at, e.client)
+	}
+}

@@ -179,97 +179,77 @@ const (
 	writeAtClient              // the write's outcome arrives back
 )
 
-// client is one client's retry state.
+// client is one client's retry state and its message in flight.
 type client struct {
 	failures int           // failed writes so far
 	prev     time.Duration // the previous backoff wait
+	value    int64         // the version read or carried, or 1 for a committed write
+	kind     uint8         // what the message in flight is
 }
 
 // sim holds the buffers of a simulation so repeated runs reuse them.
 type sim struct {
-	queue   eventQueue
+	queue   calendar
 	clients []client
 	net     normal
 }
 
 // run simulates c with policy p (nil: no backoff), drawing from g.
 func (s *sim) run(c Config, p schedule.Policy, g *lcg.LCG) Result {
-	s.queue.reset()
+	s.queue.reset(c.Clients, c.Net, c.NetSD)
 	s.clients = append(s.clients[:0], make([]client, c.Clients)...)
 	s.net = normal{g: g, mean: float64(c.Net), sd: float64(c.NetSD)}
 	hop := func() time.Duration { return time.Duration(math.Abs(s.net.draw())) }
 
 	for i := range c.Clients {
-		s.queue.push(event{at: hop(), client: int32(i), kind: readAtServer})
+		s.queue.push(int32(i), hop()) // readAtServer
 	}
 	var (
 		r       Result
 		version int64
 	)
-	for s.queue.len() > 0 {
-		e := s.queue.min()
+	for {
+		id, at, ok := s.queue.pop()
+		if !ok {
+			break
+		}
 		r.Events++
-		next := event{client: e.client}
-		switch e.kind {
+		cl := &s.clients[id]
+		if cl.kind == writeAtClient && cl.value == 1 {
+			r.Time = at // committed: this client is done
+			continue
+		}
+		next := at + hop()
+		switch cl.kind {
 		case readAtServer:
 			r.Reads++
-			next.kind, next.value = readAtClient, version
-			next.at = e.at + hop()
+			cl.kind, cl.value = readAtClient, version
 		case readAtClient:
-			next.kind, next.value = writeAtServer, e.value
-			next.at = e.at + hop()
+			cl.kind = writeAtServer // carrying the version read
 		case writeAtServer:
 			r.Writes++
-			next.kind = writeAtClient
-			if e.value == version {
+			cl.kind = writeAtClient
+			if cl.value == version {
 				version++
-				next.value = 1
+				cl.value = 1
+			} else {
+				cl.value = 0
 			}
-			next.at = e.at + hop()
-		case writeAtClient:
-			if e.value == 1 {
-				r.Time = e.at
-				s.queue.dropMin()
-				continue
-			}
-			cl := &s.clients[e.client]
-			next.kind = readAtServer
-			next.at = e.at + hop()
+		case writeAtClient: // the write failed: back off, then read again
+			cl.kind = readAtServer
 			if p != nil {
 				cl.prev = p.Delay(c.FirstExponent+cl.failures, cl.prev, g)
-				next.at += cl.prev
+				next += cl.prev
 			}
 			cl.failures++
 		}
-		s.queue.replaceMin(next)
+		s.queue.push(id, next)
 	}
 	r.Calls = r.Writes
 	if c.Count == ReadsAndWrites {
 		r.Calls += r.Reads
 	}
 	return r
-}
-
-// normal draws Normal(mean, sd) variates from a uniform generator by the
-// Box–Muller transform, which turns two uniform draws into two independent
-// standard normal draws; the second is kept for the next call.
-type normal struct {
-	g        *lcg.LCG
-	mean, sd float64
-	spare    float64
-	hasSpare bool
-}
-
-func (n *normal) draw() float64 {
-	if n.hasSpare {
-		n.hasSpare = false
-		return n.mean + n.sd*n.spare
-	}
-	u1, u2 := n.g.Float64(), n.g.Float64()
-	r := math.Sqrt(-2 * math.Log(1-u1)) // 1−u1 is in (0, 1]: the log is finite
-	sin, cos := math.Sincos(2 * math.Pi * u2)
-	n.spare, n.hasSpare = r*sin, true
-	return n.mean + n.sd*r*cos
 }
 
 // Summary returns the documented parameter set that comes close to the

@@ -23,20 +23,22 @@
 // runs it gives
 //
 //	                     Summary set   summary's figure   off by
-//	full jitter calls        1,492          1,490          +0.2 %
-//	exponential calls        2,263          2,584           −12 %
-//	full jitter time        4.57 s          3.2 s           +43 %
-//	exponential time        33.8 s           38 s           −11 %
+//	full jitter calls        1,497          1,490          +0.5 %
+//	exponential calls        2,259          2,584           −13 %
+//	full jitter time        4.61 s          3.2 s           +44 %
+//	exponential time        33.5 s           38 s           −12 %
 //
 // Full jitter finishes in 3.2 s only with a cap of about 0.75 s, and that cap
 // cuts exponential backoff's time to about 14 s: the summary's times cannot
 // both come from one cap.
 //
-// The simulation is a discrete-event loop over a binary heap of messages in
-// flight, ordered by arrival time; two messages due at the same instant are
-// delivered in the order they were sent, so a seed fixes every number. All
-// randomness (hop delays by the Box–Muller transform, jittered waits) comes
-// from one seeded [lcg.LCG]. [Repeat] averages many runs drawn from one
+// The simulation is a discrete-event loop over the messages in flight,
+// delivered by arrival time; two messages due at the same instant are
+// delivered in the order they were sent, so a seed fixes every number. The
+// messages wait in a calendar queue, buckets a fraction of a hop's spread
+// wide, with a heap behind it for the backoff waits that reach further. All
+// randomness (hop delays by a ziggurat over the generator, jittered waits)
+// comes from one seeded [lcg.LCG]. [Repeat] averages many runs drawn from one
 // stream and [Sweep] repeats that over a range of client counts and policies.
 //
 // Policy names are those of package schedule, plus "none", which here means

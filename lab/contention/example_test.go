@@ -15,7 +15,7 @@ func ExampleRun() {
 	}
 	fmt.Printf("%d writes, everyone committed after %.0f ms\n", r.Writes, r.Time.Seconds()*1000)
 	// Output:
-	// 97 writes, everyone committed after 733 ms
+	// 95 writes, everyone committed after 834 ms
 }
 
 // The five policies at 50 clients, ten runs each: exponential backoff
@@ -30,11 +30,11 @@ func ExampleSweep() {
 		fmt.Printf("%-12s %5.0f writes %6.0f ms\n", m.Config.Policy, m.Calls, m.TimeMS())
 	}
 	// Output:
-	// none           675 writes   1103 ms
-	// exponential    616 writes  36177 ms
-	// full           332 writes   3382 ms
-	// equal          347 writes   4588 ms
-	// decorrelated   374 writes   2271 ms
+	// none           688 writes   1129 ms
+	// exponential    633 writes  36995 ms
+	// full           330 writes   2616 ms
+	// equal          348 writes   4280 ms
+	// decorrelated   373 writes   2024 ms
 }
 
 // A bad parameter is reported by name, with the range allowed.
@@ -58,8 +58,8 @@ func ExampleCurves() {
 		fmt.Printf("%-11s x=%v calls=%.0f\n", c.Policy, c.Clients, c.Calls)
 	}
 	// Output:
-	// exponential x=[10 20 30] calls=[50 150 286]
-	// full        x=[10 20 30] calls=[41 99 173]
+	// exponential x=[10 20 30] calls=[48 150 282]
+	// full        x=[10 20 30] calls=[37 98 171]
 }
 
 // CallsLines and TimeLines draw a sweep as the lesson's two charts, one line
@@ -77,6 +77,6 @@ func ExampleCallsLines() {
 	}
 	// Output:
 	// Calls until every client has committed (mean of 5 runs)
-	// none (retry at once) clients [10 20]  writes per run [54 145]  seconds [0.41 0.59]
-	// full                 clients [10 20]  writes per run [41 99]  seconds [0.52 1.00]
+	// none (retry at once) clients [10 20]  writes per run [48 144]  seconds [0.35 0.56]
+	// full                 clients [10 20]  writes per run [37 98]  seconds [0.37 0.83]
 }

@@ -89,12 +89,12 @@ const (
 	RecoveryFraction = 0.9
 )
 
-// entry is one attempt waiting in the server's queue.
+// entry is one attempt waiting in the server's queue whose client still
+// waits for it.
 type entry struct {
 	permit  breaker.Permit
 	enq     int32 // the tick it joined the queue
 	attempt uint8 // 1 for a first attempt
-	live    bool  // its client is still waiting for it
 }
 
 // retry is an attempt a client will send at tick due, after a Retry-After.
@@ -135,29 +135,30 @@ func Run(c Config) (Result, error) {
 
 // sim is the state of one run.
 type sim struct {
-	c        Config
-	g        *lcg.LCG
-	bud      *budget.Budget
-	brk      *breaker.Breaker
-	queue    []entry
-	head     int // queue[head:] is waiting
-	frontier int // queue[head:frontier] have waited past the timeout
-	pending  retries
-	tick     int
-	now      time.Time
-	res      Result
+	c   Config
+	g   *lcg.LCG
+	bud *budget.Budget
+	brk *breaker.Breaker
+	// The server's queue, in order: dead entries, which waited past the
+	// timeout and whose clients gave up on them (the server still serves
+	// them, as wasted work, but they need no memory beyond their count),
+	// then live[first:], which still have a client waiting. Entries time
+	// out in queue order, so the dead ones are always a prefix. Memory
+	// follows the live entries, at most the last Timeout's attempts,
+	// however long the run and however long the queue.
+	dead    int
+	live    []entry
+	first   int
+	pending retries
+	tick    int
+	now     time.Time
+	res     Result
 
 	nTicks, timeout, perSample int
 	nextArrival                float64 // seconds
 	carry                      float64 // unused fraction of capacity
 	cur                        Point   // the sample being filled
-	perTick                    []tickStats
-}
-
-// tickStats are the per-tick numbers the recovery criteria need.
-type tickStats struct {
-	arrivals, goodput int32
-	queue             int32
+	rec                        recovery
 }
 
 func newSim(c Config) *sim {
@@ -178,7 +179,8 @@ func newSim(c Config) *sim {
 		}
 		s.brk, _ = breaker.New(bc) // validated
 	}
-	s.perTick = make([]tickStats, s.nTicks)
+	s.rec = newRecovery(c, ticks(c.DipEnd, c.Tick))
+	s.res.Timeline = make([]Point, 0, (s.nTicks+s.perSample-1)/s.perSample)
 	s.nextArrival = s.gap()
 	return s
 }
@@ -233,8 +235,7 @@ func (s *sim) run() {
 		s.cur.Capacity += capacity
 		good := s.serve(capacity)
 
-		q := len(s.queue) - s.head
-		s.perTick[k] = tickStats{arrivals: int32(n), goodput: int32(good), queue: int32(q)}
+		s.rec.tick(k, n, good, s.queued())
 		if k >= dipEnd {
 			requestsAfter += s.res.Requests - req0
 			attemptsAfter += s.res.Attempts - att0
@@ -244,17 +245,15 @@ func (s *sim) run() {
 		}
 	}
 	s.res.Ticks = s.nTicks
-	s.res.FinalQueue = len(s.queue) - s.head
-	s.res.InFlight = len(s.pending)
-	for _, e := range s.queue[s.head:] {
-		if e.live {
-			s.res.InFlight++
-		}
-	}
+	s.res.FinalQueue = s.queued()
+	s.res.InFlight = len(s.pending) + len(s.live) - s.first
 	s.res.Amplification = ratio(s.res.Attempts, s.res.Requests)
 	s.res.AmplificationAfterDip = ratio(attemptsAfter, requestsAfter)
-	s.recovery(dipEnd)
+	s.rec.result(&s.res)
 }
+
+// queued returns the queue's length, dead entries included.
+func (s *sim) queued() int { return s.dead + len(s.live) - s.first }
 
 // closeSample turns the sample's counts into rates and appends it.
 func (s *sim) closeSample(nTicks int, tickSec float64) {
@@ -266,22 +265,18 @@ func (s *sim) closeSample(nTicks int, tickSec float64) {
 	p.Wasted /= d
 	p.Refused /= d
 	p.Capacity /= d
-	p.Queue = len(s.queue) - s.head
+	p.Queue = s.queued()
 	s.res.Timeline = append(s.res.Timeline, p)
 }
 
 // expire lets every client whose attempt has waited Timeout give up on it,
 // and retry if it may. Entries time out in queue order, so the ones that
-// have are a prefix of the queue: queue[head:frontier].
+// have are at the front of the live entries; they become dead.
 func (s *sim) expire() {
-	s.frontier = max(s.frontier, s.head)
-	for s.frontier < len(s.queue) && int(s.queue[s.frontier].enq) <= s.tick-s.timeout {
-		e := &s.queue[s.frontier]
-		s.frontier++
-		if !e.live {
-			continue
-		}
-		e.live = false
+	for s.first < len(s.live) && int(s.live[s.first].enq) <= s.tick-s.timeout {
+		e := s.live[s.first]
+		s.first++
+		s.dead++
 		e.permit.Failed(s.now)
 		s.retryOrFail(e.attempt)
 	}
@@ -319,7 +314,7 @@ func (s *sim) send(attempt uint8) {
 	s.res.Attempts++
 	s.cur.Offered++
 	if p := s.c.Pacing; p != nil {
-		backlog := time.Duration(float64(len(s.queue)-s.head) / s.c.Capacity * float64(time.Second))
+		backlog := time.Duration(float64(s.queued()) / s.c.Capacity * float64(time.Second))
 		if backlog > p.Above {
 			s.res.Paced++
 			permit.Failed(s.now)
@@ -332,7 +327,7 @@ func (s *sim) send(attempt uint8) {
 			return
 		}
 	}
-	s.queue = append(s.queue, entry{permit: permit, enq: int32(s.tick), attempt: attempt, live: true})
+	s.live = append(s.live, entry{permit: permit, enq: int32(s.tick), attempt: attempt})
 }
 
 // refuse counts a request failed because its attempt was not sent.
@@ -349,66 +344,80 @@ func (s *sim) serve(capacity float64) int {
 	avail := capacity + s.carry
 	n := int(avail)
 	s.carry = avail - float64(n)
-	n = min(n, len(s.queue)-s.head)
-	good := 0
-	for _, e := range s.queue[s.head : s.head+n] {
-		if e.live {
-			good++
-			e.permit.Succeeded(s.now)
-		}
+	n = min(n, s.queued())
+	wasted := min(n, s.dead)
+	s.dead -= wasted
+	good := n - wasted
+	for _, e := range s.live[s.first : s.first+good] {
+		e.permit.Succeeded(s.now)
 	}
-	s.head += n
+	s.first += good
 	s.res.Succeeded += good
-	s.res.Wasted += n - good
+	s.res.Wasted += wasted
 	s.cur.Goodput += float64(good)
-	s.cur.Wasted += float64(n - good)
-	if s.head == len(s.queue) {
+	s.cur.Wasted += float64(wasted)
+	if s.queued() == 0 {
 		s.carry = 0 // an idle server cannot bank capacity
 	}
-	if s.head > 1024 && s.head > len(s.queue)/2 {
-		m := copy(s.queue, s.queue[s.head:])
-		s.queue = s.queue[:m]
-		s.frontier -= s.head
-		s.head = 0
+	if s.first > 1024 && s.first > len(s.live)/2 {
+		m := copy(s.live, s.live[s.first:])
+		s.live = s.live[:m]
+		s.first = 0
 	}
 	return good
 }
 
-// recovery fills in Recovered, RecoveredAfter, Drained and DrainedAfter
-// from the per-tick numbers.
-func (s *sim) recovery(dipEnd int) {
-	c := s.c
-	perTick := c.Capacity * c.Tick.Seconds()
-	for k := dipEnd; k < s.nTicks; k++ {
-		if float64(s.perTick[k].queue) <= perTick {
-			s.res.Drained, s.res.DrainedAfter = true, time.Duration(k-dipEnd)*c.Tick
-			break
-		}
-	}
-	// Scan the windows from the last one back; the recovery tick is the
-	// start of the earliest window from which every later window is good.
+// recovery measures Drained and Recovered as the run goes, from the last
+// RecoveryWindow of ticks only.
+type recovery struct {
+	dipEnd, w       int
+	perTick         float64 // the capacity of one tick, in requests
+	arrivals, good  []int   // the last w ticks', by tick modulo w
+	sumArr, sumGood int     // their sums
+	drained, streak int     // the first drained tick and the first window of the last run of good ones, −1 if none
+	tickDur         time.Duration
+}
+
+func newRecovery(c Config, dipEnd int) recovery {
 	w := max(1, ticks(RecoveryWindow, c.Tick))
-	if dipEnd+w > s.nTicks {
-		return
+	return recovery{
+		dipEnd: dipEnd, w: w, perTick: c.Capacity * c.Tick.Seconds(),
+		arrivals: make([]int, w), good: make([]int, w),
+		drained: -1, streak: -1, tickDur: c.Tick,
 	}
-	var arr, good int
-	for k := s.nTicks - w; k < s.nTicks; k++ {
-		arr += int(s.perTick[k].arrivals)
-		good += int(s.perTick[k].goodput)
+}
+
+// tick records tick k's arrivals, goodput and final queue length. The
+// queue has drained at the first tick at or after DipEnd that ends with no
+// more than one tick's capacity queued. The window of w ticks from j is
+// good if its goodput reaches RecoveryFraction of its arrivals; the run
+// recovered at the first window of the run of good windows that lasts to
+// the end.
+func (r *recovery) tick(k, arrivals, good, queue int) {
+	i := k % r.w
+	r.sumArr += arrivals - r.arrivals[i]
+	r.sumGood += good - r.good[i]
+	r.arrivals[i], r.good[i] = arrivals, good
+	if k >= r.dipEnd && r.drained < 0 && float64(queue) <= r.perTick {
+		r.drained = k
 	}
-	first := -1
-	for k := s.nTicks - w; k >= dipEnd; k-- {
-		if float64(good) < RecoveryFraction*float64(arr) {
-			break
+	if j := k - r.w + 1; j >= r.dipEnd {
+		switch {
+		case float64(r.sumGood) < RecoveryFraction*float64(r.sumArr):
+			r.streak = -1
+		case r.streak < 0:
+			r.streak = j
 		}
-		first = k
-		if k > 0 {
-			arr += int(s.perTick[k-1].arrivals) - int(s.perTick[k-1+w].arrivals)
-			good += int(s.perTick[k-1].goodput) - int(s.perTick[k-1+w].goodput)
-		}
 	}
-	if first >= 0 {
-		s.res.Recovered, s.res.RecoveredAfter = true, time.Duration(first-dipEnd)*c.Tick
+}
+
+// result fills in Drained, DrainedAfter, Recovered and RecoveredAfter.
+func (r *recovery) result(res *Result) {
+	if r.drained >= 0 {
+		res.Drained, res.DrainedAfter = true, time.Duration(r.drained-r.dipEnd)*r.tickDur
+	}
+	if r.streak >= 0 {
+		res.Recovered, res.RecoveredAfter = true, time.Duration(r.streak-r.dipEnd)*r.tickDur
 	}
 }
 

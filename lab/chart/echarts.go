@@ -19,21 +19,14 @@ import (
 
 // Where the Jupyter server serves the echarts script. The set-up copies
 // node_modules/echarts/dist/echarts.min.js (echarts v5, the major version
-// go-echarts v2 targets) to both places; see [AssetPaths] and [LoaderJS].
+// go-echarts v2 targets) to notebooks/assets/; see [AssetPaths] and [LoaderJS].
 const (
 	// EChartsAssetName is the file name of the echarts script.
 	EChartsAssetName = "echarts.min.js"
-	// NBExtensionDir is the folder under Jupyter's nbextensions directory
-	// that holds the script for the classic Notebook
-	// (<jupyter data dir>/nbextensions/backofflab/echarts.min.js).
-	NBExtensionDir = "backofflab"
-	// NotebookAssetsDir is the folder, relative to the notebooks directory
-	// Jupyter is started in, that holds the script for JupyterLab and
-	// Notebook 7 (notebooks/assets/echarts.min.js, served under files/).
+	// NotebookAssetsDir is the folder, beside the lessons in notebooks/,
+	// that holds the script (notebooks/assets/echarts.min.js), served by
+	// JupyterLab and Notebook 7 under files/.
 	NotebookAssetsDir = "assets"
-	// RequireModule is the require.js module name the loader gives echarts
-	// on pages that have require.js (the classic Notebook).
-	RequireModule = "backofflab-echarts"
 	// StartCommand is what the fragment tells the reader to run when the
 	// script cannot be loaded.
 	StartCommand = "scripts/start"
@@ -41,14 +34,12 @@ const (
 
 // AssetPaths returns the URL paths, relative to the Jupyter base URL, at
 // which the fragment looks for the echarts script, in the order it tries
-// them: the classic Notebook's nbextensions folder, then the file server of
-// JupyterLab / Notebook 7 started in notebooks/ (as scripts/start does), then
-// the same server started in the repository's root.
+// them: the file server of JupyterLab / Notebook 7 rooted at the repository
+// (as scripts/start runs it), then the same server rooted at notebooks/.
 func AssetPaths() []string {
 	return []string{
-		"nbextensions/" + NBExtensionDir + "/" + EChartsAssetName,
-		"files/" + NotebookAssetsDir + "/" + EChartsAssetName,
 		"files/notebooks/" + NotebookAssetsDir + "/" + EChartsAssetName,
+		"files/" + NotebookAssetsDir + "/" + EChartsAssetName,
 	}
 }
 
@@ -56,19 +47,13 @@ func AssetPaths() []string {
 //
 //	backofflabLoadECharts(done, fail)
 //
-// that every fragment embeds. It finds the Jupyter base URL
-// (document.body.dataset.baseUrl in the classic Notebook, the "baseUrl" of
-// <script id="jupyter-config-data"> in JupyterLab / Notebook 7, "/"
-// otherwise) and the candidate URLs base + [AssetPaths]. Then:
-//
-//   - with require.js on the page, it maps the module [RequireModule] to the
-//     candidates (without ".js"; require.js falls back in order) and calls
-//     done(echarts) from require, or fail(reason) when every candidate fails;
-//   - without require.js, it calls done(window.echarts) if echarts is
-//     already loaded; else it adds a <script> for the first candidate and,
-//     on error, for the next (hiding a stray AMD define meanwhile, so that
-//     echarts sets window.echarts), then calls done or fail. Charts waiting
-//     at the same time share one load.
+// that every fragment embeds. It finds the Jupyter base URL (the "baseUrl"
+// of <script id="jupyter-config-data"> in JupyterLab and Notebook 7, "/"
+// otherwise) and the candidate URLs base + [AssetPaths]. Then it calls
+// done(window.echarts) if echarts is already loaded; else it adds a <script>
+// for the first candidate and, on error, for the next (hiding a stray AMD
+// define meanwhile, so that echarts sets window.echarts), then calls done or
+// fail(reason). Charts waiting at the same time share one load.
 //
 // done and fail are always called asynchronously.
 func LoaderJS() string {
@@ -76,38 +61,20 @@ func LoaderJS() string {
 	for _, p := range AssetPaths() {
 		paths = append(paths, strconv.Quote(p))
 	}
-	return strings.NewReplacer(
-		"$PATHS", strings.Join(paths, ", "),
-		"$MODULE", strconv.Quote(RequireModule),
-	).Replace(loaderTemplate)
+	return strings.NewReplacer("$PATHS", strings.Join(paths, ", ")).Replace(loaderTemplate)
 }
 
 const loaderTemplate = `function backofflabLoadECharts(done, fail) {
   var w = window, d = document, base = "/";
   try {
-    if (d.body && d.body.dataset && d.body.dataset.baseUrl) {
-      base = d.body.dataset.baseUrl;
-    } else {
-      var cfg = d.getElementById("jupyter-config-data");
-      if (cfg) {
-        var conf = JSON.parse(cfg.textContent || "{}");
-        if (conf.baseUrl) base = conf.baseUrl;
-      }
+    var cfg = d.getElementById("jupyter-config-data");
+    if (cfg) {
+      var conf = JSON.parse(cfg.textContent || "{}");
+      if (conf.baseUrl) base = conf.baseUrl;
     }
   } catch (e) {}
   if (base.charAt(base.length - 1) !== "/") base += "/";
   var urls = [$PATHS].map(function (p) { return base + p; });
-  var req = w.requirejs || w.require;
-  if (typeof req === "function" && typeof req.config === "function") {
-    var paths = {};
-    paths[$MODULE] = urls.map(function (u) { return u.replace(/\.js$/, ""); });
-    req.config({paths: paths});
-    req([$MODULE], function (echarts) { done(echarts); }, function (err) {
-      if (typeof req.undef === "function") req.undef($MODULE);
-      fail("require.js could not load " + urls.join(" or ") + " (" + err + ")");
-    });
-    return;
-  }
   if (w.echarts && typeof w.echarts.init === "function") {
     setTimeout(function () { done(w.echarts); }, 0);
     return;
@@ -157,7 +124,7 @@ const fragmentTemplate = `<div id="$ID" class="backofflab-chart" style="width:10
   var option = $OPTION;
   $LOADER
   // The fragment's div may be attached to the page after this script runs
-  // (the classic Notebook runs it first), so look for it when echarts is
+  // (some front ends run it first), so look for it when echarts is
   // ready. Identical charts share an id: take the first one not yet claimed.
   function claim(state, then) {
     var tries = 0;

@@ -57,7 +57,7 @@ func TestFragmentLoadsEChartsOnlyFromJupyter(t *testing.T) {
 				t.Errorf("%s: fragment contains %q", name, bad)
 			}
 		}
-		for _, want := range append(AssetPaths(), "function backofflabLoadECharts(done, fail)", `"`+RequireModule+`"`, "jupyter-config-data", "dataset.baseUrl", "echarts.init", StartCommand) {
+		for _, want := range append(AssetPaths(), "function backofflabLoadECharts(done, fail)", "jupyter-config-data", "echarts.init", StartCommand) {
 			if !strings.Contains(html, want) {
 				t.Errorf("%s: fragment lacks %q", name, want)
 			}

@@ -167,10 +167,7 @@ func ExampleAssetPaths() {
 	for _, p := range chart.AssetPaths() {
 		fmt.Println(p)
 	}
-	fmt.Println(chart.RequireModule)
 	// Output:
-	// nbextensions/backofflab/echarts.min.js
-	// files/assets/echarts.min.js
 	// files/notebooks/assets/echarts.min.js
-	// backofflab-echarts
+	// files/assets/echarts.min.js
 }

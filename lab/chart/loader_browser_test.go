@@ -1,16 +1,15 @@
 //go:build browser
 
-// The loader test drives headless Chromium against pages that imitate the
-// classic Notebook (require.js, a fragment run before its div is attached)
-// and JupyterLab (no require.js, base URL in jupyter-config-data), with the
-// echarts script at one, the other or neither of the two asset paths.
+// The loader test drives headless Chromium against pages shaped like
+// JupyterLab and Notebook 7 (base URL in jupyter-config-data, a stray AMD
+// define), with the echarts script at one, the other or neither of the two
+// asset paths. The real apps are driven by internal/browsercheck.
 // It needs the build tag: go test -tags browser ./lab/chart
 
 package chart
 
 import (
 	"context"
-	"encoding/json"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -23,26 +22,6 @@ import (
 	"github.com/chromedp/chromedp"
 )
 
-// classicPage imitates the classic Notebook: require.js on the page, the
-// base URL on the body, and fragments whose scripts run while their output
-// is still detached from the document (as jQuery's append does there).
-func classicPage(base string, frags ...string) string {
-	var calls strings.Builder
-	for _, f := range frags {
-		b, _ := json.Marshal(f) // escapes <, so "</script>" stays inside the string
-		calls.WriteString("addDetached(" + string(b) + ");\n")
-	}
-	return `<html><body data-base-url="` + base + `"><script src="/static/require.js"></script>
-<script>
-function addDetached(html) {
-  var holder = document.createElement("div");
-  holder.innerHTML = html;
-  holder.querySelectorAll("script").forEach(function (s) { (0, eval)(s.textContent); });
-  document.getElementById("out").appendChild(holder);
-}
-</script><div id="out"></div><script>` + calls.String() + `</script></body></html>`
-}
-
 // labPage imitates JupyterLab: no require.js, the base URL in
 // jupyter-config-data, fragments inserted as HTML. With amd, a stray AMD
 // define is on the page and throws when echarts calls it.
@@ -54,38 +33,31 @@ func labPage(base string, amd bool, frags ...string) string {
 	return `<html><head>` + head + `</head><body><div id="out">` + strings.Join(frags, "") + `</div></body></html>`
 }
 
-func TestLoaderDrawsInClassicAndLabPages(t *testing.T) {
+func TestLoaderDrawsInLabShapedPages(t *testing.T) {
 	browser, err := exec.LookPath("chromium")
 	if err != nil {
-		t.Skip("no chromium on PATH")
+		t.Fatal("no chromium on PATH: the test command installs it (apt-get install chromium)")
 	}
 	echarts, err := os.ReadFile("../../node_modules/echarts/dist/" + EChartsAssetName)
 	if err != nil {
-		t.Skip("echarts not fetched yet (run the set-up):", err)
-	}
-	requirejs, err := os.ReadFile("/usr/share/javascript/requirejs/require.js")
-	if err != nil {
-		t.Skip("require.js not installed (Debian package libjs-requirejs):", err)
+		t.Fatal("echarts not fetched yet (run scripts/setup):", err)
 	}
 	h := sampleHistogram()
 	a, _ := h.HTML()
 	b, _ := h.HTML() // same figure again: same hash, next id
 	l, _ := sampleLines().HTML()
 
-	// Base URLs: /nb/ serves the nbextension only, /lab/ and /fb/ the
-	// notebook assets only, /root/ the assets as seen from the repository root
-	// (Jupyter started there), /none/ nothing.
+	// Base URLs: /root/ serves the assets as seen from the repository root
+	// (as scripts/start runs Jupyter), /nb/ as seen from notebooks/, /none/
+	// nothing.
 	pages := map[string]string{
-		"/nb/classic":   classicPage("/nb/", a, b, l),
-		"/fb/classic":   classicPage("/fb/", a),
-		"/none/classic": classicPage("/none/", a),
-		"/lab/lab":      labPage("/lab/", false, a, b, l),
-		"/root/lab":     labPage("/root/", false, a),
-		"/lab/amd":      labPage("/lab/", true, a),
-		"/none/lab":     labPage("/none/", false, a),
+		"/root/lab": labPage("/root/", false, a, b, l),
+		"/nb/lab":   labPage("/nb/", false, a),
+		"/root/amd": labPage("/root/", true, a),
+		"/none/lab": labPage("/none/", false, a),
 	}
 	assets := map[string]bool{}
-	for _, p := range []string{"/nb/" + AssetPaths()[0], "/fb/" + AssetPaths()[1], "/lab/" + AssetPaths()[1], "/root/" + AssetPaths()[2]} {
+	for _, p := range []string{"/root/" + AssetPaths()[0], "/nb/" + AssetPaths()[1]} {
 		assets[p] = true
 	}
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
@@ -93,9 +65,6 @@ func TestLoaderDrawsInClassicAndLabPages(t *testing.T) {
 		case pages[p] != "":
 			w.Header().Set("Content-Type", "text/html")
 			w.Write([]byte(pages[p]))
-		case p == "/static/require.js":
-			w.Header().Set("Content-Type", "application/javascript")
-			w.Write(requirejs)
 		case assets[p]:
 			w.Header().Set("Content-Type", "application/javascript")
 			w.Write(echarts)
@@ -118,13 +87,10 @@ func TestLoaderDrawsInClassicAndLabPages(t *testing.T) {
 		return e.getAttribute("data-backofflab") + (n > 1000 ? "+pixels" : "") + (e.innerText.includes(StartCommand) ? "+help" : "");
 	}).join(" ")`
 	want := map[string]string{
-		"/nb/classic":   "drawn+pixels drawn+pixels drawn+pixels",
-		"/fb/classic":   "drawn+pixels",
-		"/none/classic": "failed+help",
-		"/lab/lab":      "drawn+pixels drawn+pixels drawn+pixels",
-		"/root/lab":     "drawn+pixels",
-		"/lab/amd":      "drawn+pixels",
-		"/none/lab":     "failed+help",
+		"/root/lab": "drawn+pixels drawn+pixels drawn+pixels",
+		"/nb/lab":   "drawn+pixels",
+		"/root/amd": "drawn+pixels",
+		"/none/lab": "failed+help",
 	}
 	for page, w := range want {
 		var errs []string

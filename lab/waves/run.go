@@ -87,25 +87,92 @@ func (m *Model) run(slot time.Duration) (Result, error) {
 		return Result{}, err
 	}
 	r := Result{Config: c, Histogram: h}
-	for a := range m.Attempts() {
-		switch a.Outcome {
-		case Failed:
-			h.Counts[a.At/slot]++
-			r.Total++
-			if a.N == c.Attempts {
-				r.Exhausted++
-			}
-		case Succeeded:
-			h.Counts[a.At/slot]++
-			r.Total++
-			r.Recovered++
-			r.SkippedAfterSuccess += c.Attempts - a.N
-		case PastWindow:
-			r.CutOff++
-			r.SkippedPastWindow += c.Attempts - a.N + 1
-		}
-	}
+	m.count(&r)
 	return r, nil
+}
+
+// count is Attempts and the tally of run in one loop, written for speed:
+// it makes the same draws and reaches the same outcomes as Attempts (the
+// tests hold them together), but finds an attempt's slot without a
+// division, keeps the generator's state in a register, skips a stopped
+// client's unused draws in one step, and keeps the per-client bookkeeping
+// out of the per-attempt loop.
+func (m *Model) count(r *Result) {
+	c := r.Config
+	counts := r.Histogram.Counts
+	slot := int64(c.Slot)
+	perSlot := 1 / float64(slot)
+	window, outage := c.Window, c.Outage
+	lo, w, last := m.lo, c.Jitter, c.Attempts-1
+	nominal := m.nominal[:last+1]
+	jumps := jumpTable(last)
+	var cutOff, pastWindow, recovered, afterSuccess, exhausted int
+	// The generator's state, stepped as lcg.LCG.Next steps it; Validate
+	// checked the seed.
+	state := uint32(c.Seed)
+	for range c.Clients {
+		const (
+			failed = iota
+			succeeded
+			past
+		)
+		i, outcome := 0, failed
+		for ; i <= last; i++ {
+			state = (lcg.Multiplier*state + lcg.Increment) & (lcg.Modulus - 1)
+			u := float64(state) / lcg.Modulus // as lcg.LCG.Float64
+			t := nominal[i] * (lo + float64(w*u))
+			at := saturate(t)
+			if at >= window {
+				outcome = past
+				break
+			}
+			// The slot at/slot, from t by a multiplication, corrected
+			// for rounding: at most one step either way.
+			k := int64(t * perSlot)
+			if k*slot > int64(at) {
+				k--
+			} else if (k+1)*slot <= int64(at) {
+				k++
+			}
+			counts[k]++
+			if at >= outage {
+				outcome = succeeded
+				break
+			}
+		}
+		switch outcome {
+		case failed:
+			exhausted++
+			continue
+		case succeeded:
+			recovered++
+			afterSuccess += last - i
+		case past:
+			cutOff++
+			pastWindow += last - i + 1
+		}
+		j := jumps[last-i] // every client takes Attempts draws, used or not
+		state = (j.mul*state + j.add) & (lcg.Modulus - 1)
+	}
+	for _, n := range counts {
+		r.Total += n
+	}
+	r.CutOff, r.SkippedPastWindow = cutOff, pastWindow
+	r.Recovered, r.SkippedAfterSuccess, r.Exhausted = recovered, afterSuccess, exhausted
+}
+
+// jump is k steps of the generator at once: s ← mul·s + add mod 2³¹.
+type jump struct{ mul, add uint32 }
+
+// jumpTable returns the jumps of 0 to n steps.
+func jumpTable(n int) []jump {
+	js := make([]jump, n+1)
+	js[0] = jump{1, 0}
+	for k := 1; k <= n; k++ {
+		p := js[k-1]
+		js[k] = jump{(lcg.Multiplier * p.mul) & (lcg.Modulus - 1), (lcg.Multiplier*p.add + lcg.Increment) & (lcg.Modulus - 1)}
+	}
+	return js
 }
 
 // Times returns the times of the counted attempts, in client-major order

@@ -21,6 +21,7 @@ import (
 	backoffv5 "github.com/cenkalti/backoff/v5"
 	"github.com/eapache/go-resiliency/retrier"
 	"github.com/failsafe-go/failsafe-go"
+	"github.com/failsafe-go/failsafe-go/failsafehttp"
 	"github.com/failsafe-go/failsafe-go/retrypolicy"
 	gax "github.com/googleapis/gax-go/v2"
 	"github.com/hashicorp/go-retryablehttp"
@@ -40,8 +41,9 @@ type Entry struct {
 	Name string
 	// Module is the module path its code comes from.
 	Module string
-	// Settings says what was configured: "defaults", or the calls made.
-	Settings string
+	// Settings names what was configured, briefly: "defaults", or the
+	// option that matters; Details spells it out.
+	Settings, Details string
 	// Family groups entries for the lesson's charts.
 	Family string
 	// Seeded reports whether the library's randomness was seeded here (or
@@ -134,7 +136,7 @@ const (
 func Entries() []Entry {
 	return []Entry{
 		{Name: "cenkalti/backoff v5", Module: modV5, Family: FamilyBackoff,
-			Settings: "Retry with defaults (ExponentialBackOff 500 ms ×1.5 ±50 %, max 60 s; 15 min)",
+			Settings: "Retry defaults", Details: "Retry: ExponentialBackOff from 500 ms, ×1.5, ±50 %, max 60 s; gives up after 15 min",
 			loop: func(Storm) looper {
 				return func(ctx context.Context, _ int, send func() error) {
 					backoffv5.Retry(ctx, func() (struct{}, error) {
@@ -148,7 +150,7 @@ func Entries() []Entry {
 				}
 			}},
 		{Name: "cenkalti/backoff v4", Module: modV4, Family: FamilyBackoff, Seeded: true,
-			Settings: "NewExponentialBackOff defaults (500 ms ×1.5 ±50 %, max 60 s; 15 min)",
+			Settings: "NewExponentialBackOff defaults", Details: "from 500 ms, ×1.5, ±50 %, max 60 s; Stop after 15 min",
 			steppers: seededEach(func(int) stepper {
 				b := backoffv4.NewExponentialBackOff()
 				return backoffClient(func(int, error) (time.Duration, bool) {
@@ -157,7 +159,7 @@ func Entries() []Entry {
 				})
 			})},
 		{Name: "sethvargo/go-retry", Module: modSethvargo, Family: FamilyBackoff, Seeded: true,
-			Settings: "README: WithMaxRetries(4, NewFibonacci(1 s)), no jitter",
+			Settings: "README example", Details: "WithMaxRetries(4, NewFibonacci(1 s)): waits 1, 2, 3, 5 s, no jitter",
 			steppers: each(func(int) stepper {
 				b := sethvargo.WithMaxRetries(4, sethvargo.NewFibonacci(time.Second))
 				return backoffClient(func(int, error) (time.Duration, bool) {
@@ -166,7 +168,7 @@ func Entries() []Entry {
 				})
 			})},
 		{Name: "Rican7/retry", Module: modRican, Family: FamilyBackoff, Seeded: true,
-			Settings: "README: Limit(5), BinaryExponential(10 ms), Deviation(random, 0.5)",
+			Settings: "README example", Details: "Limit(5), BinaryExponential(10 ms), jitter.Deviation(random, 0.5)",
 			loop: func(s Storm) looper {
 				return func(_ context.Context, i int, send func() error) {
 					random := mathrand.New(mathrand.NewSource(int64(s.Seed) + int64(i)))
@@ -176,34 +178,34 @@ func Entries() []Entry {
 				}
 			}},
 		{Name: "eapache/go-resiliency retrier", Module: modEapache, Family: FamilyBackoff, Seeded: true,
-			Settings: "README: New(ConstantBackoff(3, 100 ms), nil), no jitter",
+			Settings: "README example", Details: "New(ConstantBackoff(3, 100 ms), nil): three waits of 100 ms, no jitter",
 			loop: func(Storm) looper {
 				return func(ctx context.Context, _ int, send func() error) {
 					retrier.New(retrier.ConstantBackoff(3, 100*time.Millisecond), nil).RunCtx(ctx, func(context.Context) error { return send() })
 				}
 			}},
 		{Name: "gax-go v2 Backoff", Module: modGax, Family: FamilyBackoff, Seeded: true,
-			Settings: "Backoff{} defaults (full jitter, 1 s ×2, max 30 s; no attempt limit)",
+			Settings: "Backoff{} defaults", Details: "Pause: full jitter under a window from 1 s, ×2, max 30 s; no attempt limit",
 			steppers: seededEach(func(int) stepper {
 				var b gax.Backoff
 				return backoffClient(func(int, error) (time.Duration, bool) { return b.Pause(), true })
 			})},
 		{Name: "k8s wait DefaultRetry", Module: modClientGo, Family: FamilyBackoff, Seeded: true,
-			Settings: "client-go retry.DefaultRetry (5 steps of 10 ms, jitter 0.1)",
+			Settings: "retry.DefaultRetry", Details: "5 attempts, waits of 10 ms, Jitter 0.1",
 			steppers: seededEach(func(int) stepper { return waitClient(k8sretry.DefaultRetry) })},
 		{Name: "k8s wait DefaultBackoff", Module: modClientGo, Family: FamilyBackoff, Seeded: true,
-			Settings: "client-go retry.DefaultBackoff (4 steps, 10 ms ×5, jitter 0.1)",
+			Settings: "retry.DefaultBackoff", Details: "4 attempts, waits from 10 ms, ×5, Jitter 0.1",
 			steppers: seededEach(func(int) stepper { return waitClient(k8sretry.DefaultBackoff) })},
 
 		{Name: "go-retryablehttp", Module: modRHTTP, Family: FamilyClients, Seeded: true,
-			Settings: "defaults: DefaultBackoff, 1 s to 30 s, RetryMax 4",
+			Settings: "defaults", Details: "DefaultBackoff from RetryWaitMin 1 s, ×2, max 30 s; RetryMax 4; honours Retry-After",
 			steppers: each(func(int) stepper {
 				return backoffClient(maxAttempts(5, func(k int, err error) time.Duration {
 					return retryablehttp.DefaultBackoff(time.Second, 30*time.Second, k-1, responseFor(err))
 				}))
 			})},
 		{Name: "go-retryablehttp", Module: modRHTTP, Family: FamilyClients, Fix: true,
-			Settings: "Backoff: LinearJitterBackoff (seeds from the real clock's nanoseconds)",
+			Settings: "LinearJitterBackoff", Details: "wait n is n × uniform(1 s, 30 s); seeds from the clock's nanoseconds on every call",
 			steppers: each(func(int) stepper {
 				return backoffClient(maxAttempts(5, func(k int, err error) (d time.Duration) {
 					// It seeds a generator from time.Now on every call: call it on the real clock.
@@ -214,22 +216,35 @@ func Entries() []Entry {
 				}))
 			})},
 		{Name: "aws-sdk-go-v2 retry", Module: modAWS, Family: FamilyClients,
-			Settings: "NewStandard() defaults: 3 attempts, one shared retry quota",
+			Settings: "NewStandard() defaults", Details: "3 attempts, full jitter under 50 ms × 2^n, max 20 s; one retry quota of 500 tokens for all, 14 per retry",
 			steppers: awsClients(nil, false)},
 		{Name: "aws-sdk-go-v2 retry", Module: modAWS, Family: FamilyClients,
-			Settings: "NewStandard() defaults, throttling errors",
+			Settings: "defaults, throttling errors", Details: "as above, but throttling errors: waits from a 1 s base, 5 tokens per retry",
 			steppers: awsClients(nil, true)},
 
+		{Name: "failsafehttp", Module: modFailsafe, Family: FamilyClients, Seeded: true,
+			Settings: "NewRetryPolicyBuilder() defaults", Details: "2 retries; waits what Retry-After says, otherwise no delay",
+			loop: func(Storm) looper {
+				return func(ctx context.Context, _ int, send func() error) {
+					policy := failsafehttp.NewRetryPolicyBuilder().Build()
+					failsafe.With(policy).WithContext(ctx).Get(func() (*http.Response, error) {
+						if err := send(); err != nil {
+							return responseFor(err), nil
+						}
+						return &http.Response{StatusCode: http.StatusOK, Header: http.Header{}, Body: http.NoBody}, nil
+					})
+				}
+			}},
 		{Name: "failsafe-go retrypolicy", Module: modFailsafe, Family: FamilyLoops, Seeded: true,
-			Settings: "NewWithDefaults (2 retries, no delay)",
-			loop:     failsafeLoop(func() retrypolicy.Builder[any] { return retrypolicy.NewBuilder[any]() })},
+			Settings: "NewWithDefaults", Details: "2 retries, no delay",
+			loop: failsafeLoop(func() retrypolicy.Builder[any] { return retrypolicy.NewBuilder[any]() })},
 		{Name: "failsafe-go retrypolicy", Module: modFailsafe, Family: FamilyLoops, Seeded: true,
-			Settings: "WithBackoff(1 s, 30 s), WithMaxRetries(10)",
+			Settings: "WithBackoff(1 s, 30 s)", Details: "WithBackoff(1 s, 30 s), WithMaxRetries(10): waits 1, 2, 4 … s, no jitter",
 			loop: failsafeLoop(func() retrypolicy.Builder[any] {
 				return retrypolicy.NewBuilder[any]().WithBackoff(time.Second, 30*time.Second).WithMaxRetries(10)
 			})},
 		{Name: "avast/retry-go v4", Module: modAvast, Family: FamilyLoops, Seeded: true,
-			Settings: "Do defaults (10 attempts, 100 ms ×2 + up to 100 ms)",
+			Settings: "Do defaults", Details: "10 attempts, waits 100 ms × 2^n plus uniform up to 100 ms",
 			loop: func(s Storm) looper {
 				SeedGlobalV1(s.Seed)
 				return func(ctx context.Context, _ int, send func() error) {
@@ -237,15 +252,15 @@ func Entries() []Entry {
 				}
 			}},
 		{Name: "sony/gobreaker v2", Module: modBreaker, Family: FamilyLoops, Seeded: true,
-			Settings: "Settings{} defaults (trips after 6 failures, 60 s open), called every 1 s",
+			Settings: "Settings{}, caller every 1 s", Details: "opens after 6 failures in a row, for 60 s; the caller tries once a second",
 			steppers: each(func(int) stepper {
 				return breakerClient(gobreaker.Settings{}, func() time.Duration { return time.Second })
 			})},
 		{Name: "client-go workqueue", Module: modClientGo, Family: FamilyLoops, Seeded: true,
-			Settings: "DefaultTypedControllerRateLimiter, one queue for all clients",
+			Settings: "DefaultTypedControllerRateLimiter", Details: "per item 5 ms × 2^n up to 1000 s, and one bucket of 10 per second (burst 100) for all items",
 			steppers: workqueueClients},
 		{Name: "backofflab retry", Module: modThis, Family: FamilyLoops, Seeded: true,
-			Settings: "Retrier defaults (full jitter 100 ms to 10 s, 3 attempts, budget, breaker)",
+			Settings: "Retrier defaults", Details: "full jitter from 100 ms up to 10 s, 3 attempts, retry budget, circuit breaker",
 			loop: func(s Storm) looper {
 				return func(ctx context.Context, i int, send func() error) {
 					r, err := retry.New(retry.Config{Rand: rand.New(rand.NewPCG(s.Seed, uint64(i)))})
@@ -265,13 +280,29 @@ func Entries() []Entry {
 	}
 }
 
+// RetryAfterEntries returns the entries the lesson tells "Retry-After: 2"
+// (Storm.RetryAfter): the HTTP-aware ones that read the header, and two that
+// cannot see it.
+func RetryAfterEntries() []Entry {
+	var out []Entry
+	for _, e := range Entries() {
+		switch {
+		case e.Name == "go-retryablehttp", e.Name == "failsafehttp", e.Name == "cenkalti/backoff v5",
+			e.Name == "backofflab retry", e.Name == "gax-go v2 Backoff",
+			e.Name == "aws-sdk-go-v2 retry" && !strings.Contains(e.Settings, "throttling"):
+			out = append(out, e)
+		}
+	}
+	return out
+}
+
 // Fixes returns, for the libraries whose defaults give up during the storm or
 // keep the cohort in step, the two or three settings that fix that, run
 // through the same storm.
 func Fixes() []Entry {
 	return []Entry{
 		{Name: "sethvargo/go-retry", Module: modSethvargo, Family: FamilyBackoff, Fix: true,
-			Settings: "WithMaxDuration(60 s, WithCappedDuration(10 s, WithFullJitter(NewExponential(100 ms))))",
+			Settings: "full jitter, 100 ms to 10 s", Details: "WithMaxDuration(60 s, WithCappedDuration(10 s, WithFullJitter(NewExponential(100 ms))))",
 			steppers: each(func(int) stepper {
 				b := sethvargo.WithMaxDuration(time.Minute, sethvargo.WithCappedDuration(10*time.Second,
 					sethvargo.WithFullJitter(sethvargo.NewExponential(100*time.Millisecond))))
@@ -281,7 +312,7 @@ func Fixes() []Entry {
 				})
 			})},
 		{Name: "eapache/go-resiliency retrier", Module: modEapache, Family: FamilyBackoff, Fix: true,
-			Settings: "LimitedExponentialBackoff(20, 100 ms, 10 s), SetJitter(0.5), made on the real clock",
+			Settings: "100 ms ×2 to 10 s, SetJitter(0.5)", Details: "LimitedExponentialBackoff(20, 100 ms, 10 s), SetJitter(0.5); made on the real clock",
 			loop: func(Storm) looper {
 				return func(ctx context.Context, _ int, send func() error) {
 					var r *retrier.Retrier
@@ -294,12 +325,12 @@ func Fixes() []Entry {
 				}
 			}},
 		{Name: "k8s wait Backoff", Module: modWait, Family: FamilyBackoff, Seeded: true, Fix: true,
-			Settings: "Backoff{Duration: 100 ms, Factor: 2, Jitter: 1, Steps: 20, Cap: 10 s}",
+			Settings: "Jitter 1, 100 ms ×2 to 10 s", Details: "Backoff{Duration: 100 ms, Factor: 2, Jitter: 1, Steps: 20, Cap: 10 s}",
 			steppers: seededEach(func(int) stepper {
 				return waitClient(wait.Backoff{Duration: 100 * time.Millisecond, Factor: 2, Jitter: 1, Steps: 20, Cap: 10 * time.Second})
 			})},
 		{Name: "go-retryablehttp", Module: modRHTTP, Family: FamilyClients, Fix: true,
-			Settings: "LinearJitterBackoff, RetryMax 10",
+			Settings: "LinearJitterBackoff, RetryMax 10", Details: "LinearJitterBackoff, RetryMax 10",
 			steppers: each(func(int) stepper {
 				return backoffClient(maxAttempts(11, func(k int, err error) (d time.Duration) {
 					bubble.Outside(func() {
@@ -309,17 +340,17 @@ func Fixes() []Entry {
 				}))
 			})},
 		{Name: "aws-sdk-go-v2 retry", Module: modAWS, Family: FamilyClients, Fix: true,
-			Settings: "MaxAttempts 20, MaxBackoff 5 s, RateLimiter: ratelimit.None",
+			Settings: "20 attempts, no quota", Details: "MaxAttempts 20, MaxBackoff 5 s, RateLimiter: ratelimit.None",
 			steppers: awsClients(func(o *awsretry.StandardOptions) {
 				o.MaxAttempts, o.MaxBackoff, o.RateLimiter = 20, 5*time.Second, ratelimit.None
 			}, false)},
 		{Name: "failsafe-go retrypolicy", Module: modFailsafe, Family: FamilyLoops, Fix: true,
-			Settings: "WithBackoff(1 s, 30 s), WithJitterFactor(0.5), WithMaxRetries(10)",
+			Settings: "WithJitterFactor(0.5)", Details: "WithBackoff(1 s, 30 s), WithJitterFactor(0.5), WithMaxRetries(10)",
 			loop: failsafeLoop(func() retrypolicy.Builder[any] {
 				return retrypolicy.NewBuilder[any]().WithBackoff(time.Second, 30*time.Second).WithJitterFactor(0.5).WithMaxRetries(10)
 			})},
 		{Name: "sony/gobreaker v2", Module: modBreaker, Family: FamilyLoops, Seeded: true, Fix: true,
-			Settings: "Timeout drawn per client from 5 s to 10 s, called every 0.5 s to 1.5 s (seeded)",
+			Settings: "jittered Timeout and caller", Details: "Timeout drawn per client from 5 s to 10 s; the caller waits 0.5 s to 1.5 s (seeded)",
 			steppers: func(s Storm) []stepper {
 				r := rand.New(rand.NewPCG(s.Seed, 0))
 				between := func(lo, hi time.Duration) time.Duration { return lo + time.Duration(r.Int64N(int64(hi-lo))) }

@@ -1,0 +1,182 @@
+package zoo
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"math/rand/v2"
+	"net/http"
+	"net/http/httptest"
+	"slices"
+	"sync"
+	"time"
+
+	"github.com/failsafe-go/failsafe-go/failsafehttp"
+	"github.com/hashicorp/go-retryablehttp"
+
+	"github.com/backofflab/backofflab/retry"
+)
+
+// HTTPClient is one HTTP retrying client at one setting, for the storm over
+// real loopback sockets (RunHTTP).
+type HTTPClient struct {
+	// Name, Module and Settings are as in Entry.
+	Name, Module, Settings string
+	// Fix marks a setting chosen to fix the defaults' storm behaviour.
+	Fix bool
+	// wrap builds client i's http.Client around base, its own connection pool.
+	wrap func(i int, seed uint64, base *http.Transport) *http.Client
+}
+
+// HTTPClients returns the HTTP clients the lesson runs over loopback: each
+// library's defaults, then a setting that fixes its storm behaviour.
+func HTTPClients() []HTTPClient {
+	quiet := func(c *retryablehttp.Client) *retryablehttp.Client { c.Logger = nil; return c }
+	return []HTTPClient{
+		{Name: "go-retryablehttp", Module: modRHTTP, Settings: "NewClient() defaults",
+			wrap: func(_ int, _ uint64, base *http.Transport) *http.Client {
+				c := quiet(retryablehttp.NewClient())
+				c.HTTPClient = &http.Client{Transport: base}
+				return c.StandardClient()
+			}},
+		{Name: "go-retryablehttp", Module: modRHTTP, Fix: true,
+			Settings: "Backoff: LinearJitterBackoff, RetryWaitMin 100 ms, RetryWaitMax 1 s, RetryMax 10",
+			wrap: func(_ int, _ uint64, base *http.Transport) *http.Client {
+				c := quiet(retryablehttp.NewClient())
+				c.HTTPClient = &http.Client{Transport: base}
+				c.Backoff, c.RetryWaitMin, c.RetryWaitMax, c.RetryMax = retryablehttp.LinearJitterBackoff, 100*time.Millisecond, time.Second, 10
+				return c.StandardClient()
+			}},
+		{Name: "failsafehttp", Module: modFailsafe, Settings: "NewRetryPolicyBuilder() defaults",
+			wrap: func(_ int, _ uint64, base *http.Transport) *http.Client {
+				return &http.Client{Transport: failsafehttp.NewRoundTripper(base, failsafehttp.NewRetryPolicyBuilder().Build())}
+			}},
+		{Name: "failsafehttp", Module: modFailsafe, Fix: true,
+			Settings: "WithBackoff(100 ms, 1 s), WithJitterFactor(0.5), WithMaxRetries(20)",
+			wrap: func(_ int, _ uint64, base *http.Transport) *http.Client {
+				p := failsafehttp.NewRetryPolicyBuilder().WithBackoff(100*time.Millisecond, time.Second).WithJitterFactor(0.5).WithMaxRetries(20).Build()
+				return &http.Client{Transport: failsafehttp.NewRoundTripper(base, p)}
+			}},
+		{Name: "backofflab retry", Module: modThis, Settings: "NewTransport defaults",
+			wrap: func(i int, seed uint64, base *http.Transport) *http.Client {
+				return &http.Client{Transport: mustTransport(retry.TransportConfig{Base: base,
+					Config: retry.Config{Rand: rand.New(rand.NewPCG(seed, uint64(i)))}})}
+			}},
+		{Name: "backofflab retry", Module: modThis, Fix: true,
+			Settings: "MaxAttempts 20, DisableBreaker (the budget stays)",
+			wrap: func(i int, seed uint64, base *http.Transport) *http.Client {
+				return &http.Client{Transport: mustTransport(retry.TransportConfig{Base: base,
+					Config: retry.Config{Rand: rand.New(rand.NewPCG(seed, uint64(i))), MaxAttempts: 20, DisableBreaker: true}})}
+			}},
+	}
+}
+
+func mustTransport(c retry.TransportConfig) *retry.Transport {
+	t, err := retry.NewTransport(c)
+	if err != nil {
+		panic(err)
+	}
+	return t
+}
+
+// HTTPResult is what one HTTP client setting did over loopback.
+type HTTPResult struct {
+	HTTPClient
+	Version string
+	// Retries are the server's arrival times of every request after the
+	// cohort's first ones, from the moment the clients sent those.
+	Retries []time.Duration
+	// Peak is the fullest Slot of retries; Served the clients that got a 200.
+	Peak, Served int
+	// LastServed is when the last client got its answer.
+	LastServed time.Duration
+}
+
+// RunHTTP runs clients clients of c, each with its own connection opened
+// beforehand, against a local server that answers 503 for the first outage
+// and 200 after; all send one GET together. It runs in real time, so its
+// figures vary by a few milliseconds from run to run.
+func RunHTTP(ctx context.Context, c HTTPClient, clients int, outage time.Duration, seed uint64) (HTTPResult, error) {
+	if clients < 1 || clients > 1000 {
+		return HTTPResult{}, fmt.Errorf("zoo: RunHTTP clients = %d, want 1 to 1000", clients)
+	}
+	if outage <= 0 || outage > time.Minute {
+		return HTTPResult{}, fmt.Errorf("zoo: RunHTTP outage = %v, want more than 0 and at most 1m", outage)
+	}
+	var (
+		mu       sync.Mutex
+		start    time.Time
+		running  bool
+		arrivals []time.Duration
+	)
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		mu.Lock()
+		at, counted := time.Since(start), running
+		if counted {
+			arrivals = append(arrivals, at)
+		}
+		mu.Unlock()
+		if counted && at < outage {
+			w.WriteHeader(http.StatusServiceUnavailable)
+			return
+		}
+		io.WriteString(w, "ok")
+	}))
+	defer srv.Close()
+	cs := make([]*http.Client, clients)
+	for i := range cs {
+		base := &http.Transport{MaxIdleConnsPerHost: 1}
+		defer base.CloseIdleConnections()
+		cs[i] = c.wrap(i, seed, base)
+		// Open the connection first, as a running service has it open.
+		resp, err := (&http.Client{Transport: base}).Get(srv.URL)
+		if err != nil {
+			return HTTPResult{}, err
+		}
+		io.Copy(io.Discard, resp.Body)
+		resp.Body.Close()
+	}
+	served := make([]time.Duration, clients)
+	var wg sync.WaitGroup
+	mu.Lock()
+	start, running = time.Now(), true
+	mu.Unlock()
+	for i, client := range cs {
+		wg.Go(func() {
+			served[i] = -1
+			req, _ := http.NewRequestWithContext(ctx, http.MethodGet, srv.URL, nil)
+			resp, err := client.Do(req)
+			if err != nil {
+				return
+			}
+			io.Copy(io.Discard, resp.Body)
+			resp.Body.Close()
+			if resp.StatusCode == http.StatusOK {
+				served[i] = time.Since(start)
+			}
+		})
+	}
+	wg.Wait()
+	mu.Lock()
+	defer mu.Unlock()
+	res := HTTPResult{HTTPClient: c, Version: Version(c.Module)}
+	slices.Sort(arrivals)
+	if len(arrivals) > clients {
+		res.Retries = slices.Clone(arrivals[clients:]) // the first requests all arrive before any retry
+	}
+	for _, s := range served {
+		if s >= 0 {
+			res.Served++
+			res.LastServed = max(res.LastServed, s)
+		}
+	}
+	if len(res.Retries) > 0 {
+		r := Result{Retries: res.Retries}
+		h, err := r.Histogram()
+		if err != nil {
+			return res, err
+		}
+		res.Peak = h.Peak().Count
+	}
+	return res, nil
+}

@@ -1,0 +1,161 @@
+package zoo
+
+import (
+	"fmt"
+	"io"
+	"slices"
+	"text/tabwriter"
+	"time"
+
+	"github.com/backofflab/backofflab/lab/chart"
+)
+
+// InStep reports whether at least half of the retries' clients landed in one
+// Slot: the cohort came back together.
+func (r Result) InStep() bool {
+	retried := 0
+	for _, a := range r.Attempts {
+		if len(a) > 1 {
+			retried++
+		}
+	}
+	return retried > 0 && 2*r.Peak >= retried
+}
+
+// WriteVersions writes one line per library module of entries: module,
+// version, and whether its randomness can be seeded here.
+func WriteVersions(w io.Writer, entries []Entry) error {
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	fmt.Fprintln(tw, "library\tmodule\tversion")
+	seen := map[string]bool{}
+	for _, e := range entries {
+		if seen[e.Name] {
+			continue
+		}
+		seen[e.Name] = true
+		fmt.Fprintf(tw, "%s\t%s\t%s\n", e.Name, e.Module, Version(e.Module))
+	}
+	return tw.Flush()
+}
+
+// WriteSettings writes what each entry configures, in full.
+func WriteSettings(w io.Writer, entries []Entry) error {
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	fmt.Fprintln(tw, "library\tsettings\tin full")
+	for _, e := range entries {
+		fmt.Fprintf(tw, "%s\t%s\t%s\n", e.Name, e.Settings, e.Details)
+	}
+	return tw.Flush()
+}
+
+// WriteStable writes results as a table whose every figure repeats on every
+// run: exact figures for the entries that are seeded (or draw nothing), and
+// for the others only what their randomness cannot move: whether the cohort
+// came back in step, and how many gave up.
+func WriteStable(w io.Writer, results []Result) error {
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	fmt.Fprintln(tw, "library\tsettings\tseeded\tcohort\tfullest 10 ms of retries\tlast retry\tgave up")
+	for _, r := range results {
+		cohort := "spread"
+		if r.InStep() {
+			cohort = "in step"
+		}
+		peak, last := fmt.Sprint(r.Peak), fmt.Sprint(r.LastRetry.Round(time.Millisecond))
+		if !r.Seeded {
+			peak, last = "varies", "varies"
+		}
+		if len(r.Retries) == 0 {
+			cohort, peak, last = "no retries", "-", "-"
+		}
+		fmt.Fprintf(tw, "%s\t%s\t%v\t%s\t%s\t%s\t%d\n", r.Name, r.Settings, r.Seeded, cohort, peak, last, r.GaveUp)
+	}
+	return tw.Flush()
+}
+
+// Chart draws one panel per result: its retries per Slot over the first
+// window, with the outage shaded; each title gives this run's exact figures,
+// including those past the window.
+func Chart(title string, results []Result, outage, window time.Duration) chart.Stack {
+	st := chart.Stack{Title: title, ShareY: false}
+	for _, r := range results {
+		h, _ := r.Histogram()
+		n := min(len(h.Counts), int(window/Slot))
+		counts := make([]int, int(window/Slot))
+		copy(counts, h.Counts[:n])
+		st.Panels = append(st.Panels, chart.Histogram{
+			Title: fmt.Sprintf("%s, %s: peak %d per 10 ms, last retry %.1f s, %d gave up",
+				r.Name, r.Settings, r.Peak, r.LastRetry.Seconds(), r.GaveUp),
+			YLabel: "retries",
+			Slot:   Slot,
+			Counts: chart.Float64s(counts),
+			Spans:  []chart.Span{{From: 0, To: outage.Seconds(), Label: "down"}},
+		})
+	}
+	return st
+}
+
+// Family returns the results of one family, in order.
+func Family(results []Result, family string) []Result {
+	var out []Result
+	for _, r := range results {
+		if r.Family == family {
+			out = append(out, r)
+		}
+	}
+	return out
+}
+
+// WriteRetryAfter writes what each library did when the server said
+// "Retry-After: wait": waited exactly that (the whole cohort together), added
+// jitter on top, or ignored it, with the spread of the waits where it repeats.
+func WriteRetryAfter(w io.Writer, results []Result, wait time.Duration) error {
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	fmt.Fprintln(tw, "library\tsettings\tretries\twhat it did\tshortest wait\tlongest wait\tfullest 10 ms")
+	for _, r := range results {
+		if len(r.Retries) == 0 {
+			fmt.Fprintf(tw, "%s\t%s\t0\tdid not retry\t-\t-\t-\n", r.Name, r.Settings)
+			continue
+		}
+		lo, hi := slices.Min(r.Retries), slices.Max(r.Retries)
+		what := "ignored it"
+		switch {
+		case lo == wait && hi == wait:
+			what = "waited exactly that"
+		case lo >= wait:
+			what = "that, plus jitter"
+		}
+		exact := r.Seeded || lo == hi
+		los, his, peak := fmt.Sprint(lo.Round(time.Millisecond)), fmt.Sprint(hi.Round(time.Millisecond)), fmt.Sprint(r.Peak)
+		if !exact {
+			los, his, peak = "varies", "varies", "varies"
+		}
+		fmt.Fprintf(tw, "%s\t%s\t%d\t%s\t%s\t%s\t%s\n", r.Name, r.Settings, len(r.Retries), what, los, his, peak)
+	}
+	return tw.Flush()
+}
+
+// WriteHTTP writes the loopback runs with figures that the network's few
+// milliseconds of noise cannot move: whether the retries' fullest 10 ms held
+// half the cohort, how many clients got an answer, and the half second in
+// which the last one did.
+func WriteHTTP(w io.Writer, results []HTTPResult, clients int) error {
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	fmt.Fprintln(tw, "library\tsettings\tfullest 10 ms of retries\tgot an answer\tlast answer")
+	for _, r := range results {
+		peak := fmt.Sprintf("under %d", clients/2)
+		if 2*r.Peak >= clients {
+			peak = fmt.Sprintf("%d or more", clients/2)
+		}
+		last := "-"
+		if r.Served > 0 {
+			half := 500 * time.Millisecond
+			lo := r.LastServed / half * half
+			last = fmt.Sprintf("%g to %g s", lo.Seconds(), (lo + half).Seconds())
+			if r.Fix && r.Name != "backofflab retry" {
+				last = "varies" // drawn from unseeded generators
+			}
+		}
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%d\t%s\n", r.Name, r.Settings, peak, r.Served, last)
+	}
+	return tw.Flush()
+}

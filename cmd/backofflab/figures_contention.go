@@ -1,6 +1,8 @@
 package main
 
 import (
+	"sync"
+
 	"github.com/backofflab/backofflab/lab/chart"
 	"github.com/backofflab/backofflab/lab/contention"
 )
@@ -25,7 +27,8 @@ func init() {
 }
 
 // brookerSweep runs Brooker's experiment as notebook 08 does: the five
-// policies, 10 to 190 clients, 100 runs each.
-func brookerSweep() ([]contention.Mean, error) {
+// policies, 10 to 190 clients, 100 runs each. It runs once per program, the
+// first time a figure asks for it; both figures draw from that one sweep.
+var brookerSweep = sync.OnceValues(func() ([]contention.Mean, error) {
 	return contention.Sweep(contention.Brooker(0, ""), contention.SweepClients(), contention.Policies(), 100)
-}
+})

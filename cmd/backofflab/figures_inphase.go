@@ -1,6 +1,8 @@
 package main
 
 import (
+	"sync"
+
 	"github.com/backofflab/backofflab/lab/chart"
 	"github.com/backofflab/backofflab/lab/cohort"
 )
@@ -11,7 +13,7 @@ import (
 func init() {
 	for _, name := range cohort.PolicyNames {
 		registerFigure("06-in-phase-figures-"+name, func() (chart.Figure, error) {
-			b, err := cohort.NewBoard(cohort.Main(nil), cohort.DefaultLineup())
+			b, err := mainBoard()
 			if err != nil {
 				return nil, err
 			}
@@ -26,3 +28,9 @@ func init() {
 		return b.CallsStack("exponential", "full")
 	})
 }
+
+// mainBoard is the main setting's board, built once per program: each
+// policy's figure draws its panels from it.
+var mainBoard = sync.OnceValues(func() (*cohort.Board, error) {
+	return cohort.NewBoard(cohort.Main(nil), cohort.DefaultLineup())
+})

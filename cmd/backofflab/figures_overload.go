@@ -1,6 +1,8 @@
 package main
 
 import (
+	"sync"
+
 	"github.com/backofflab/backofflab/lab/chart"
 	"github.com/backofflab/backofflab/lab/overload"
 )
@@ -9,14 +11,14 @@ import (
 // boards of the lesson's setting as the notebook cells that show them.
 func init() {
 	registerFigure("09-overload-timeline", func() (chart.Figure, error) {
-		b, err := overload.RemedyBoard(overload.Default(), "no limit", "budget")
+		b, err := lessonBoard()
 		if err != nil {
 			return nil, err
 		}
 		return b.Timeline(), nil
 	})
 	registerFigure("09-overload-mechanism", func() (chart.Figure, error) {
-		b, err := overload.RemedyBoard(overload.Default(), "no limit", "budget")
+		b, err := lessonBoard()
 		if err != nil {
 			return nil, err
 		}
@@ -37,3 +39,9 @@ func init() {
 		return b.Timeline(), nil
 	})
 }
+
+// lessonBoard is the lesson's setting without a limit and with the budget,
+// run once per program: the timeline and the mechanism figures share it.
+var lessonBoard = sync.OnceValues(func() (*overload.Board, error) {
+	return overload.RemedyBoard(overload.Default(), "no limit", "budget")
+})

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"sync"
 	"time"
 
 	"github.com/backofflab/backofflab/lab/chart"
@@ -65,7 +66,8 @@ func init() {
 	})
 }
 
-// jitterWidthRuns runs the lesson at the jitter widths notebook 03 compares.
-func jitterWidthRuns() ([]waves.Result, error) {
+// jitterWidthRuns runs the lesson at the jitter widths notebook 03
+// compares, once per program: its three figures share the runs.
+var jitterWidthRuns = sync.OnceValues(func() ([]waves.Result, error) {
 	return waves.RunEach(waves.Lesson().WithJitters(waves.JitterWidths()...))
-}
+})

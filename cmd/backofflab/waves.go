@@ -60,8 +60,7 @@ func runWaves(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "backofflab: %v\n", err)
 		return 2
 	}
-	r := m.Run()
-	cv, cvErr := m.InterArrivalCV()
+	r, cv, cvErr := m.RunCV() // one pass for the counts and the CV
 	p := r.Peak()
 	if *asJSON {
 		rep := wavesReport{

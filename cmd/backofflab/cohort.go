@@ -1,7 +1,6 @@
 package main
 
 import (
-	"encoding/json"
 	"flag"
 	"fmt"
 	"io"
@@ -81,7 +80,7 @@ func runCohort(args []string, stdout, stderr io.Writer) int {
 		if len(extra) > 0 {
 			return fail("%s cannot be combined with --table, which uses the lesson's own settings", strings.Join(extra, ", "))
 		}
-		return cohortTable(*table, *seeds, *overloadSeeds, *asJSON, stdout, fail)
+		return cohortTable(*table, *seeds, *overloadSeeds, *asJSON, stdout, stderr, fail)
 	}
 
 	names := []string{*policy}
@@ -110,7 +109,7 @@ func runCohort(args []string, stdout, stderr io.Writer) int {
 		if !*all {
 			v = reports[0]
 		}
-		return cohortJSON(stdout, v)
+		return writeJSON(stdout, stderr, "cohort", v)
 	}
 	fmt.Fprintf(stdout, "%d clients, limit %d, service %v, outage %v, spread %v, horizon %v; base %v, cap %v, flat %v; means over %d seeds from %d\n\n",
 		c.Clients, c.Limit, c.Service, c.Outage, c.Spread, c.Horizon, *base, *cp, *flat, *seeds, c.Seed)
@@ -123,7 +122,7 @@ func runCohort(args []string, stdout, stderr io.Writer) int {
 }
 
 // cohortTable prints one or all of the lesson's tables.
-func cohortTable(name string, seeds, overloadSeeds int, asJSON bool, stdout io.Writer, fail func(string, ...any) int) int {
+func cohortTable(name string, seeds, overloadSeeds int, asJSON bool, stdout, stderr io.Writer, fail func(string, ...any) int) int {
 	valid := false
 	for _, n := range cohortTables {
 		valid = valid || n == name
@@ -152,7 +151,7 @@ func cohortTable(name string, seeds, overloadSeeds int, asJSON bool, stdout io.W
 		case "overload":
 			v = t.Overload
 		}
-		return cohortJSON(stdout, v)
+		return writeJSON(stdout, stderr, "cohort", v)
 	}
 	show := func(n string) bool { return name == "all" || name == n }
 	policyOf := func(rows []cohort.Row) func(int) string { return func(i int) string { return rows[i].Policy } }
@@ -197,16 +196,6 @@ func writeCohortRows(w io.Writer, head string, label func(int) string, rows []co
 			r.CallsRecovery, r.IdleMs, 100*r.IdleFraction, r.PeakPer100ms, r.PeakPerMs, r.Unfinished)
 	}
 	tw.Flush()
-}
-
-func cohortJSON(w io.Writer, v any) int {
-	enc := json.NewEncoder(w)
-	enc.SetIndent("", "  ")
-	if err := enc.Encode(v); err != nil {
-		fmt.Fprintf(w, "backofflab cohort: %v\n", err)
-		return 1
-	}
-	return 0
 }
 
 const cohortHelp = `usage: backofflab cohort [flags]

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"encoding/json"
 	"flag"
 	"fmt"
 	"io"
@@ -128,17 +127,6 @@ func runContention(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(tw, "%s\t%d\t%.0f\t%.1f\t%.1f\t%.1f\t\n", r.Policy, r.Clients, r.TimeMs, r.Writes, r.Reads, r.Calls)
 	}
 	tw.Flush()
-	return 0
-}
-
-// writeJSON prints v as indented JSON.
-func writeJSON(stdout, stderr io.Writer, cmd string, v any) int {
-	enc := json.NewEncoder(stdout)
-	enc.SetIndent("", "  ")
-	if err := enc.Encode(v); err != nil {
-		fmt.Fprintf(stderr, "backofflab %s: %v\n", cmd, err)
-		return 1
-	}
 	return 0
 }
 

@@ -95,6 +95,17 @@ func runOverload(args []string, stdout, stderr io.Writer) int {
 		return status
 	}
 	fail := func(format string, a ...any) int { return usageError(stderr, "overload", format, a...) }
+	// 0 means "the default" to lab/budget and lab/breaker; on the command
+	// line it is outside the ranges the help states.
+	if status, ok := refuseZero(fs, stderr, "budget-ratio", "budget-buckets", "budget-width",
+		"breaker-failures", "breaker-open", "breaker-max-open"); !ok {
+		return status
+	}
+	given := map[string]bool{}
+	fs.Visit(func(f *flag.Flag) { given[f.Name] = true })
+	if given["breaker-open"] && !given["breaker-max-open"] && brk.MaxOpenTimeout < brk.OpenTimeout {
+		return fail("--breaker-open %v out of range: want at most --breaker-max-open (default %v), or give --breaker-max-open too", brk.OpenTimeout, brk.MaxOpenTimeout)
+	}
 	fs.Visit(func(f *flag.Flag) {
 		switch {
 		case strings.HasPrefix(f.Name, "budget-"):

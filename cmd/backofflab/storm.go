@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"io"
 	"strings"
@@ -34,82 +33,35 @@ type stormReport struct {
 	Arrivals    []int    `json:"arrivals_per_10ms,omitempty"`
 }
 
+// stormRuns is a parsed storm command line: the runs to make and how to
+// print them.
+type stormRuns struct {
+	c                 storm.Config
+	names             []string
+	histogram, asJSON bool
+}
+
 func runStorm(args []string, stdout, stderr io.Writer) int {
-	fs := newFlags("storm", stormHelp, stderr)
-	var c storm.Config
-	fs.IntVar(&c.Clients, "clients", storm.DefaultClients, fmt.Sprintf("clients in the cohort, each with its own http.Client (1..%d)", storm.MaxClients))
-	fs.DurationVar(&c.Outage, "outage", storm.DefaultOutage, fmt.Sprintf("how long the server answers 503 (0..%v)", storm.MaxOutage))
-	fs.IntVar(&c.Attempts, "attempts", storm.DefaultAttempts, fmt.Sprintf("attempt limit per call, raised from the package's 3 so a client can outlast the outage (1..%d)", storm.MaxAttempts))
-	fs.DurationVar(&c.Deadline, "deadline", storm.DefaultDeadline, fmt.Sprintf("each client's deadline for its answer (0..%v)", storm.MaxDeadline))
-	fs.DurationVar(&c.Base, "base", 100*time.Millisecond, "first window of the exponential and full policies (defaults ignores it)")
-	fs.DurationVar(&c.Cap, "cap", 10*time.Second, "cap of the exponential and full policies (defaults ignores it)")
-	fs.IntVar(&c.Capacity, "capacity", 0, "requests the server answers per 10 ms after the outage, the rest get 503 (0 = unlimited, ..1e6)")
-	fs.Uint64Var(&c.Seed, "seed", lab.DefaultSeed, "seed of the clients' generators (client i draws from PCG(seed, i))")
-	policies := fs.String("policies", storm.Exponential+","+storm.Defaults, "comma-separated runs, from: "+strings.Join(storm.Policies(), ", "))
-	histogram := fs.Bool("histogram", false, "include every run's arrivals per 10 ms (first attempts included) in the JSON")
-	asJSON := fs.Bool("json", false, `print JSON: {"runs":[{"policy", "requests", "peak_per_10ms", "recovered_ms", ...}, ...]}`)
-	if status, ok := parseFlags(fs, args, stdout); !ok {
+	r, status, ok := parseStorm(args, stdout, stderr)
+	if !ok {
 		return status
 	}
-	// Zero means "the default" in storm.Config; on the command line it is
-	// a mistake, so say so rather than run 200 clients for --clients 0.
-	switch {
-	case c.Clients < 1:
-		fmt.Fprintf(stderr, "backofflab storm: --clients %d out of range: want 1 <= clients <= %d\n", c.Clients, storm.MaxClients)
-		return 2
-	case c.Outage <= 0:
-		fmt.Fprintf(stderr, "backofflab storm: --outage %v out of range: want 0 < outage <= %v\n", c.Outage, storm.MaxOutage)
-		return 2
-	case c.Attempts < 1:
-		fmt.Fprintf(stderr, "backofflab storm: --attempts %d out of range: want 1 <= attempts <= %d\n", c.Attempts, storm.MaxAttempts)
-		return 2
-	case c.Deadline <= 0:
-		fmt.Fprintf(stderr, "backofflab storm: --deadline %v out of range: want 0 < deadline <= %v\n", c.Deadline, storm.MaxDeadline)
-		return 2
-	case c.Base <= 0:
-		fmt.Fprintf(stderr, "backofflab storm: --base %v out of range: want base > 0\n", c.Base)
-		return 2
-	}
-	var names []string
-	for _, p := range strings.Split(*policies, ",") {
-		if p = strings.TrimSpace(p); p != "" {
-			names = append(names, p)
-		}
-	}
-	if len(names) == 0 {
-		fmt.Fprintf(stderr, "backofflab storm: --policies is empty: want some of %s\n", strings.Join(storm.Policies(), ", "))
-		return 2
-	}
-	// Validate every run's configuration before spending seconds on any.
-	for _, p := range names {
-		cfg := c
-		cfg.Policy = p
-		if err := storm.Validate(cfg); err != nil {
-			fmt.Fprintf(stderr, "%s\n", flagNames(err))
-			return 2
-		}
-	}
+	c := r.c
 	var reports []stormReport
-	for _, p := range names {
+	for _, p := range r.names {
 		cfg := c
 		cfg.Policy = p
 		res, err := storm.Run(context.Background(), cfg)
 		if err != nil {
-			fmt.Fprintf(stderr, "backofflab storm: %v\n", err)
+			fmt.Fprintf(stderr, "backofflab %v\n", err) // storm's errors start "storm: "
 			return 1
 		}
-		reports = append(reports, report(res, *histogram))
+		reports = append(reports, report(res, r.histogram))
 	}
-	if *asJSON {
-		enc := json.NewEncoder(stdout)
-		enc.SetIndent("", "  ")
-		if err := enc.Encode(struct {
+	if r.asJSON {
+		return writeJSON(stdout, stderr, "storm", struct {
 			Runs []stormReport `json:"runs"`
-		}{reports}); err != nil {
-			fmt.Fprintf(stderr, "backofflab storm: %v\n", err)
-			return 1
-		}
-		return 0
+		}{reports})
 	}
 	capacity := "unlimited"
 	if c.Capacity > 0 {
@@ -127,6 +79,77 @@ func runStorm(args []string, stdout, stderr io.Writer) int {
 	}
 	tw.Flush()
 	return 0
+}
+
+// parseStorm parses and checks a storm command line, everything but
+// running it. It returns ok when the runs should go ahead; otherwise the
+// command returns status.
+func parseStorm(args []string, stdout, stderr io.Writer) (r stormRuns, status int, ok bool) {
+	fs := newFlags("storm", stormHelp, stderr)
+	var c storm.Config
+	fs.IntVar(&c.Clients, "clients", storm.DefaultClients, fmt.Sprintf("clients in the cohort, each with its own http.Client (1..%d)", storm.MaxClients))
+	fs.DurationVar(&c.Outage, "outage", storm.DefaultOutage, fmt.Sprintf("how long the server answers 503 (0 < outage <= %v)", storm.MaxOutage))
+	fs.IntVar(&c.Attempts, "attempts", storm.DefaultAttempts, fmt.Sprintf("attempt limit per call, raised from the package's 3 so a client can outlast the outage (1..%d)", storm.MaxAttempts))
+	fs.DurationVar(&c.Deadline, "deadline", storm.DefaultDeadline, fmt.Sprintf("each client's deadline for its answer (0..%v)", storm.MaxDeadline))
+	fs.DurationVar(&c.Base, "base", 100*time.Millisecond, "first window of the exponential and full policies (defaults ignores it)")
+	fs.DurationVar(&c.Cap, "cap", 10*time.Second, "cap of the exponential and full policies (>= base, or 0 for uncapped; defaults ignores it)")
+	fs.IntVar(&c.Capacity, "capacity", 0, "requests the server answers per 10 ms after the outage, the rest get 503 (0 = unlimited, ..1e6)")
+	fs.Uint64Var(&c.Seed, "seed", lab.DefaultSeed, "seed of the clients' generators (client i draws from PCG(seed, i))")
+	policies := fs.String("policies", storm.Exponential+","+storm.Defaults, "comma-separated runs, from: "+strings.Join(storm.Policies(), ", "))
+	histogram := fs.Bool("histogram", false, "include every run's arrivals per 10 ms (first attempts included) in the JSON")
+	asJSON := fs.Bool("json", false, `print JSON: {"runs":[{"policy", "requests", "peak_per_10ms", "recovered_ms", ...}, ...]}`)
+	if status, ok := parseFlags(fs, args, stdout); !ok {
+		return r, status, false
+	}
+	// Zero means "the default" in storm.Config; on the command line it is
+	// a mistake, so say so rather than run 200 clients for --clients 0.
+	switch {
+	case c.Clients < 1:
+		fmt.Fprintf(stderr, "backofflab storm: --clients %d out of range: want 1 <= clients <= %d\n", c.Clients, storm.MaxClients)
+		return r, 2, false
+	case c.Outage <= 0:
+		fmt.Fprintf(stderr, "backofflab storm: --outage %v out of range: want 0 < outage <= %v\n", c.Outage, storm.MaxOutage)
+		return r, 2, false
+	case c.Attempts < 1:
+		fmt.Fprintf(stderr, "backofflab storm: --attempts %d out of range: want 1 <= attempts <= %d\n", c.Attempts, storm.MaxAttempts)
+		return r, 2, false
+	case c.Deadline <= 0:
+		fmt.Fprintf(stderr, "backofflab storm: --deadline %v out of range: want 0 < deadline <= %v\n", c.Deadline, storm.MaxDeadline)
+		return r, 2, false
+	case c.Base <= 0:
+		fmt.Fprintf(stderr, "backofflab storm: --base %v out of range: want base > 0\n", c.Base)
+		return r, 2, false
+	case c.Cap < 0:
+		fmt.Fprintf(stderr, "backofflab storm: --cap %v out of range: want cap >= base, or cap = 0 for uncapped\n", c.Cap)
+		return r, 2, false
+	case c.Cap == 0:
+		c.Cap = storm.Uncapped // on the command line 0 means what the error messages say
+	}
+	var names []string
+	for _, p := range strings.Split(*policies, ",") {
+		if p = strings.TrimSpace(p); p != "" {
+			names = append(names, p)
+		}
+	}
+	if len(names) == 0 {
+		fmt.Fprintf(stderr, "backofflab storm: --policies is empty: want some of %s\n", strings.Join(storm.Policies(), ", "))
+		return r, 2, false
+	}
+	// Validate every run's configuration before spending seconds on any.
+	for _, p := range names {
+		cfg := c
+		cfg.Policy = p
+		if err := storm.Validate(cfg); err != nil {
+			fmt.Fprintf(stderr, "backofflab %s\n", flagNames(err))
+			return r, 2, false
+		}
+	}
+	// A cohort the open-file limit cannot hold would hang; say so instead.
+	if err := storm.CheckDescriptors(c.Clients); err != nil {
+		fmt.Fprintf(stderr, "backofflab %s\n", flagNames(err))
+		return r, 2, false
+	}
+	return stormRuns{c: c, names: names, histogram: *histogram, asJSON: *asJSON}, 0, true
 }
 
 // report turns a storm result into its JSON form.

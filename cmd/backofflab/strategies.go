@@ -1,7 +1,6 @@
 package main
 
 import (
-	"encoding/json"
 	"errors"
 	"flag"
 	"fmt"
@@ -185,8 +184,7 @@ func runStrategies(args []string, stdout, stderr io.Writer) int {
 			return fail("%v: lower --clients or --horizon, or set --max-attempts", err)
 		}
 		if err != nil {
-			fmt.Fprintf(stderr, "backofflab strategies: %v\n", err)
-			return 1
+			return runError(stderr, "strategies", err)
 		}
 		rep.Settings = &strategiesSettings{
 			Clients: c.Clients, Policies: names, BaseMs: strategiesMs(*base), CapMs: strategiesMs(*cp),
@@ -205,8 +203,7 @@ func runStrategies(args []string, stdout, stderr io.Writer) int {
 	if want["deadline"] {
 		var err error
 		if results, err = deadline.Compare(deadline.Lesson()); err != nil {
-			fmt.Fprintf(stderr, "backofflab strategies: %v\n", err)
-			return 1
+			return runError(stderr, "strategies", err)
 		}
 		for i, r := range results {
 			rep.Deadline = append(rep.Deadline, deadlineRow{
@@ -219,8 +216,7 @@ func runStrategies(args []string, stdout, stderr io.Writer) int {
 	if want["synchronisers"] {
 		var err error
 		if syncRows, err = synchrony.SyncTable(synchrony.Synchronisers(), synchrony.LessonOffsets); err != nil {
-			fmt.Fprintf(stderr, "backofflab strategies: %v\n", err)
-			return 1
+			return runError(stderr, "strategies", err)
 		}
 		for _, r := range syncRows {
 			rep.Synchronisers = append(rep.Synchronisers, syncRow{
@@ -231,13 +227,7 @@ func runStrategies(args []string, stdout, stderr io.Writer) int {
 	}
 
 	if *asJSON {
-		enc := json.NewEncoder(stdout)
-		enc.SetIndent("", "  ")
-		if err := enc.Encode(rep); err != nil {
-			fmt.Fprintf(stderr, "backofflab strategies: %v\n", err)
-			return 1
-		}
-		return 0
+		return writeJSON(stdout, stderr, "strategies", rep)
 	}
 	sep := ""
 	if want["cohort"] {

@@ -57,8 +57,7 @@ func runWaves(args []string, stdout, stderr io.Writer) int {
 	}
 	m, err := waves.New(c)
 	if err != nil {
-		fmt.Fprintf(stderr, "backofflab: %v\n", err)
-		return 2
+		return usageError(stderr, "waves", "%s", strings.TrimPrefix(err.Error(), "waves: "))
 	}
 	r, cv, cvErr := m.RunCV() // one pass for the counts and the CV
 	p := r.Peak()
@@ -76,8 +75,7 @@ func runWaves(args []string, stdout, stderr io.Writer) int {
 		}
 		enc := json.NewEncoder(stdout)
 		if err := enc.Encode(rep); err != nil {
-			fmt.Fprintf(stderr, "backofflab waves: %v\n", err)
-			return 1
+			return runError(stderr, "waves", err)
 		}
 		return 0
 	}

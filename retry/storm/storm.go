@@ -36,6 +36,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/backofflab/backofflab/lab/breaker"
@@ -55,7 +56,8 @@ const (
 	// per-host breaker) with the attempt limit raised to Config.Attempts so
 	// that a client can outlast the outage. When the breaker refuses, the
 	// client waits until the breaker's jittered open time ends before
-	// asking again.
+	// asking again. (The failure that opens the breaker ends the call at
+	// once, and the client waits from there.)
 	Defaults = "defaults"
 )
 
@@ -76,6 +78,10 @@ const (
 	MaxDeadline = 10 * time.Minute
 )
 
+// Uncapped, as Config.Cap, leaves the Exponential and Full schedules
+// without a cap.
+const Uncapped time.Duration = -1
+
 // Config describes one run. Zero fields take their defaults.
 type Config struct {
 	// Policy is one of Policies(); "" means Defaults.
@@ -91,7 +97,8 @@ type Config struct {
 	// 0 means 15 s.
 	Deadline time.Duration
 	// Base and Cap are the Exponential and Full schedules' parameters;
-	// 0 means retry.DefaultPolicy's (100 ms and 10 s). Defaults ignores them.
+	// 0 means retry.DefaultPolicy's (100 ms and 10 s), and a Cap of
+	// Uncapped means no cap. Defaults ignores them.
 	Base, Cap time.Duration
 	// Slot is the histogram resolution, in (0, 1s]; 0 means 10 ms.
 	Slot time.Duration
@@ -160,7 +167,7 @@ func (c Config) withDefaults() (Config, error) {
 	case c.Capacity < 0 || c.Capacity > 1e6:
 		return c, fmt.Errorf("storm: capacity %d out of range: want 0 <= capacity <= 1000000 (0 means unlimited)", c.Capacity)
 	}
-	if err := (schedule.FullJitter{Base: c.Base, Cap: c.Cap}).Validate(); err != nil {
+	if err := (schedule.FullJitter{Base: c.Base, Cap: c.scheduleCap()}).Validate(); err != nil {
 		return c, fmt.Errorf("storm: %w", err)
 	}
 	if v, ok := c.Backoff.(interface{ Validate() error }); ok {
@@ -172,6 +179,14 @@ func (c Config) withDefaults() (Config, error) {
 		return c, fmt.Errorf("storm: %w", err)
 	}
 	return c, nil
+}
+
+// scheduleCap is Cap as a lab/schedule policy takes it: 0 for Uncapped.
+func (c Config) scheduleCap() time.Duration {
+	if c.Cap == Uncapped {
+		return 0
+	}
+	return c.Cap
 }
 
 // Result is what one run measured. Times are offsets from the moment the
@@ -218,6 +233,9 @@ func Run(ctx context.Context, cfg Config) (Result, error) {
 	if err != nil {
 		return Result{}, err
 	}
+	if err := CheckDescriptors(cfg.Clients); err != nil {
+		return Result{}, err
+	}
 	var (
 		mu       sync.Mutex
 		start    time.Time
@@ -261,7 +279,7 @@ func Run(ctx context.Context, cfg Config) (Result, error) {
 		}
 		defer clients[i].base.CloseIdleConnections()
 	}
-	if err := warm(ctx, clients, srv.URL+warmPath); err != nil {
+	if err := warm(ctx, clients, srv.URL+warmPath, warmTimeout(cfg.Clients)); err != nil {
 		return Result{}, err
 	}
 	// Every client is built and waiting; start them together.
@@ -322,10 +340,10 @@ func newClient(cfg Config, i int, url string) (*client, error) {
 	rc := retry.Config{MaxAttempts: cfg.Attempts, Rand: rand.New(rand.NewPCG(cfg.Seed, uint64(i)))}
 	switch cfg.Policy {
 	case Exponential:
-		rc.Policy = schedule.Exponential{Base: cfg.Base, Cap: cfg.Cap}
+		rc.Policy = schedule.Exponential{Base: cfg.Base, Cap: cfg.scheduleCap()}
 		rc.DisableBudget, rc.DisableBreaker = true, true
 	case Full:
-		rc.Policy = schedule.FullJitter{Base: cfg.Base, Cap: cfg.Cap}
+		rc.Policy = schedule.FullJitter{Base: cfg.Base, Cap: cfg.scheduleCap()}
 		rc.DisableBudget, rc.DisableBreaker = true, true
 	case Defaults:
 		rc.Policy = cfg.Backoff // nil: retry.DefaultPolicy
@@ -354,12 +372,22 @@ func newClient(cfg Config, i int, url string) (*client, error) {
 // before the run; the server answers it without recording it.
 const warmPath = "/warm"
 
+// warmTimeout bounds the warm-up of n clients' connections: generous for
+// a loaded machine, but a run whose connections cannot open (a descriptor
+// limit CheckDescriptors could not see, a firewall) fails instead of
+// hanging.
+func warmTimeout(n int) time.Duration { return 10*time.Second + time.Duration(n)*2*time.Millisecond }
+
 // warm opens every client's connection to the server, concurrently and
 // below the retry layer, as a running service would have its connections
 // open when an outage begins. Without it the first requests would queue
 // behind 200 TCP handshakes, which blurs the moment they fail together.
-func warm(ctx context.Context, clients []*client, url string) error {
+// It gives up after timeout, saying how many connections it opened.
+func warm(parent context.Context, clients []*client, url string, timeout time.Duration) error {
+	ctx, cancel := context.WithTimeout(parent, timeout)
+	defer cancel()
 	errs := make([]error, len(clients))
+	var opened atomic.Int64
 	var wg sync.WaitGroup
 	for i, c := range clients {
 		wg.Go(func() {
@@ -370,15 +398,27 @@ func warm(ctx context.Context, clients []*client, url string) error {
 			}
 			resp, err := c.base.RoundTrip(req)
 			if err != nil {
-				errs[i] = fmt.Errorf("storm: opening client %d's connection: %w", i, err)
+				errs[i] = err
 				return
 			}
 			io.Copy(io.Discard, resp.Body)
 			resp.Body.Close()
+			opened.Add(1)
 		})
 	}
 	wg.Wait()
-	return errors.Join(errs...)
+	if i := slices.IndexFunc(errs, func(e error) bool { return e != nil }); i >= 0 {
+		first := fmt.Errorf("client %d: %w", i, errs[i])
+		if err := parent.Err(); err != nil {
+			return err
+		}
+		if ctx.Err() != nil {
+			return fmt.Errorf("storm: warm-up: opened %d of %d client connections within %v (open-file limit %s): %w",
+				opened.Load(), len(clients), timeout, describeLimit(), first)
+		}
+		return fmt.Errorf("storm: warm-up: opened %d of %d client connections: %w", opened.Load(), len(clients), first)
+	}
+	return nil
 }
 
 // breakerStream sets the top bit of a client's index to give its breaker a
@@ -402,14 +442,19 @@ func (c *client) run(ctx context.Context, start time.Time) {
 			io.Copy(io.Discard, resp.Body)
 			resp.Body.Close()
 			c.ok = resp.StatusCode == http.StatusOK
+			if c.ok || !c.waitOpen {
+				return
+			}
+		}
+		// The call gave up because the breaker is open: it refused the
+		// first attempt (an ErrBreakerOpen error), or the last failure
+		// opened it (the Transport returns that failed response). Come back
+		// when its jittered open time ends, if that is before the deadline.
+		b := c.t.Breaker(req.URL.Scheme, req.URL.Host)
+		if !c.waitOpen || err != nil && !errors.Is(err, retry.ErrBreakerOpen) || b.State(time.Now()) != breaker.Open {
 			return
 		}
-		if !c.waitOpen || !errors.Is(err, retry.ErrBreakerOpen) {
-			return
-		}
-		// The breaker refused without touching the network; come back when
-		// its jittered open time ends, if that is before the deadline.
-		until := c.t.Breaker(req.URL.Scheme, req.URL.Host).OpenUntil()
+		until := b.OpenUntil()
 		dl, _ := ctx.Deadline()
 		if !until.Before(dl) {
 			return

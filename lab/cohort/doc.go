@@ -46,9 +46,10 @@
 // [Trace] derives the series the lesson's figures draw.
 //
 // The simulator is event-driven: it keeps the clients' next attempts in a
-// heap ordered by (time, client) and the in-flight completions in a ring, so
-// its cost grows with the number of attempts, not with Horizon × Clients,
-// and its memory does not grow with Horizon. Its results are identical to a
+// calendar queue, one bucket per millisecond handed out in client order, and
+// the in-flight completions in a ring, so a call costs the same however many
+// clients share its millisecond, its cost grows with the number of attempts,
+// not with Horizon × Clients, and its memory does not grow with Horizon. Its results are identical to a
 // loop over every millisecond that applies the rules above (the package's
 // tests keep such a loop as the oracle).
 package cohort

@@ -22,7 +22,7 @@ const window = 1 << 12
 // a bucket filled from several needs sorting, and such buckets are small.
 type calendar struct {
 	now        int64    // no pending attempt is earlier
-	head, tail []int32  // each bucket's first and last client; valid only if occupied
+	buckets    []bucket // valid only where occupied
 	occupied   []uint64 // one bit per bucket
 	pending    int      // attempts in the buckets
 	next       []int32  // the client after each client in its bucket
@@ -30,10 +30,13 @@ type calendar struct {
 	batch      []int32  // the bucket being handed out
 }
 
+// bucket is a millisecond's list of clients, threaded through next: its
+// first and its last client, side by side in one cache line.
+type bucket struct{ head, tail int32 }
+
 var calendars = sync.Pool{New: func() any {
 	return &calendar{
-		head:     make([]int32, window),
-		tail:     make([]int32, window),
+		buckets:  make([]bucket, window),
 		occupied: make([]uint64, window/64),
 	}
 }}
@@ -59,13 +62,14 @@ func (q *calendar) add(t int64, client int32) {
 	}
 	s := t & (window - 1)
 	w, bit := s>>6, uint64(1)<<(s&63)
+	b := &q.buckets[s]
 	if q.occupied[w]&bit == 0 {
 		q.occupied[w] |= bit
-		q.head[s] = client
+		b.head = client
 	} else {
-		q.next[q.tail[s]] = client
+		q.next[b.tail] = client
 	}
-	q.tail[s] = client
+	b.tail = client
 	q.pending++
 }
 
@@ -87,9 +91,9 @@ func (q *calendar) take(end int64) (t int64, clients []int32, ok bool) {
 	s := t & (window - 1)
 	q.occupied[s>>6] &^= 1 << (s & 63)
 	b := q.batch[:0]
-	for c := q.head[s]; ; c = q.next[c] {
+	for c, last := q.buckets[s].head, q.buckets[s].tail; ; c = q.next[c] {
 		b = append(b, c)
-		if c == q.tail[s] {
+		if c == last {
 			break
 		}
 	}

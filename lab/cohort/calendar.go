@@ -21,13 +21,13 @@ const window = 1 << 12
 // bucket from one earlier millisecond arrive in client order already; only
 // a bucket filled from several needs sorting, and such buckets are small.
 type calendar struct {
-	now        int64    // no pending attempt is earlier
-	buckets    []bucket // valid only where occupied
-	occupied   []uint64 // one bit per bucket
-	pending    int      // attempts in the buckets
-	next       []int32  // the client after each client in its bucket
-	far        queue    // attempts at or after now+window, as (time, client)
-	batch      []int32  // the bucket being handed out
+	now      int64    // no pending attempt is earlier
+	buckets  []bucket // valid only where occupied
+	occupied []uint64 // one bit per bucket
+	pending  int      // attempts in the buckets
+	next     []int32  // the client after each client in its bucket
+	far      queue    // attempts at or after now+window, as (time, client)
+	batch    []int32  // the bucket being handed out
 }
 
 // bucket is a millisecond's list of clients, threaded through next: its

@@ -130,15 +130,23 @@ func TestTransportCancellationIsAbandoned(t *testing.T) {
 	}
 }
 
-// Item 3, in Retrier.Do: a half-open probe cancelled by its caller leaves
-// the breaker half-open, and the error carries context.Cause.
-func TestDoCancelledProbeDoesNotCloseTheBreaker(t *testing.T) {
+// halfOpen returns a Retrier (one attempt a call) whose breaker has
+// opened on one failure and, 1 ms later, is half-open.
+func halfOpen(t *testing.T) (*retry.Retrier, *breaker.Breaker) {
+	t.Helper()
 	br := mustBreaker(t, breaker.Config{Failures: 1, OpenTimeout: time.Millisecond, MaxOpenTimeout: time.Millisecond})
 	cfg := fast()
 	cfg.DisableBreaker, cfg.Breaker, cfg.MaxAttempts = false, br, 1
 	r := mustNew(t, cfg)
 	r.Do(context.Background(), func(context.Context) error { return errFlaky })
 	time.Sleep(2 * time.Millisecond)
+	return r, br
+}
+
+// Item 3, in Retrier.Do: a half-open probe cancelled by its caller leaves
+// the breaker half-open, and the error carries context.Cause.
+func TestDoCancelledProbeDoesNotCloseTheBreaker(t *testing.T) {
+	r, br := halfOpen(t)
 	cause := errors.New("caller went away")
 	ctx, cancel := context.WithCancelCause(context.Background())
 	err := r.Do(ctx, func(context.Context) error {
@@ -253,12 +261,7 @@ func TestTransportClientSideFailuresAreAbandoned(t *testing.T) {
 // Item 5: a probe whose op panics gives its slot back before the panic
 // goes on.
 func TestDoPanickingProbeFreesItsSlot(t *testing.T) {
-	br := mustBreaker(t, breaker.Config{Failures: 1, OpenTimeout: time.Millisecond, MaxOpenTimeout: time.Millisecond})
-	cfg := fast()
-	cfg.DisableBreaker, cfg.Breaker, cfg.MaxAttempts = false, br, 1
-	r := mustNew(t, cfg)
-	r.Do(context.Background(), func(context.Context) error { return errFlaky })
-	time.Sleep(2 * time.Millisecond)
+	r, _ := halfOpen(t)
 	func() {
 		defer func() {
 			if recover() == nil {

@@ -6,17 +6,14 @@ package main
 
 import (
 	"bytes"
-	"context"
-	"errors"
 	"fmt"
 	"os"
-	"os/exec"
 	"regexp"
-	"runtime"
 	"strings"
 	"syscall"
 	"testing"
-	"time"
+
+	"github.com/backofflab/backofflab/internal/filelimit"
 )
 
 // fullWriter fails every write, as stdout on /dev/full does, and keeps
@@ -128,25 +125,9 @@ func TestStormDescriptorLimit(t *testing.T) {
 		fmt.Printf("exit %d\n", code)
 		return
 	}
-	if runtime.GOOS != "linux" && runtime.GOOS != "darwin" {
-		t.Skip("needs RLIMIT_NOFILE")
-	}
-	sh, err := exec.LookPath("sh")
+	out, err := filelimit.Run(t, 256, "TestStormDescriptorLimit", "BACKOFFLAB_LIMIT_CHILD=1")
 	if err != nil {
-		t.Skip("no sh to lower the open-file limit")
-	}
-	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
-	defer cancel()
-	cmd := exec.CommandContext(ctx, sh, "-c", `ulimit -n 256 && exec "$0" "$@"`, os.Args[0], "-test.run=^TestStormDescriptorLimit$")
-	cmd.Env = append(os.Environ(), "BACKOFFLAB_LIMIT_CHILD=1")
-	b, err := cmd.CombinedOutput()
-	out := string(b)
-	if ctx.Err() != nil {
-		t.Fatalf("storm with 200 clients under a limit of 256 open files hung:\n%.2000s", out)
-	}
-	var ee *exec.ExitError
-	if err != nil && !errors.As(err, &ee) {
-		t.Fatal(err)
+		t.Fatalf("child: %v\n%s", err, out)
 	}
 	for _, want := range []string{"exit 2", "backofflab storm: --clients 200", "the limit is 256"} {
 		if !strings.Contains(out, want) {

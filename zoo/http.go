@@ -14,6 +14,7 @@ import (
 	"github.com/failsafe-go/failsafe-go/failsafehttp"
 	"github.com/hashicorp/go-retryablehttp"
 
+	"github.com/backofflab/backofflab/lab/schedule"
 	"github.com/backofflab/backofflab/retry"
 )
 
@@ -40,7 +41,7 @@ func HTTPClients() []HTTPClient {
 				return c.StandardClient()
 			}},
 		{Name: "go-retryablehttp", Module: modRHTTP, Fix: true,
-			Settings: "Backoff: LinearJitterBackoff, RetryWaitMin 100 ms, RetryWaitMax 1 s, RetryMax 10",
+			Settings: "LinearJitterBackoff, 100 ms to 1 s, RetryMax 10",
 			wrap: func(_ int, _ uint64, base *http.Transport) *http.Client {
 				c := quiet(retryablehttp.NewClient())
 				c.HTTPClient = &http.Client{Transport: base}
@@ -52,7 +53,7 @@ func HTTPClients() []HTTPClient {
 				return &http.Client{Transport: failsafehttp.NewRoundTripper(base, failsafehttp.NewRetryPolicyBuilder().Build())}
 			}},
 		{Name: "failsafehttp", Module: modFailsafe, Fix: true,
-			Settings: "WithBackoff(100 ms, 1 s), WithJitterFactor(0.5), WithMaxRetries(20)",
+			Settings: "WithBackoff(100 ms, 1 s), WithJitterFactor(0.5), 20 retries",
 			wrap: func(_ int, _ uint64, base *http.Transport) *http.Client {
 				p := failsafehttp.NewRetryPolicyBuilder().WithBackoff(100*time.Millisecond, time.Second).WithJitterFactor(0.5).WithMaxRetries(20).Build()
 				return &http.Client{Transport: failsafehttp.NewRoundTripper(base, p)}
@@ -63,10 +64,11 @@ func HTTPClients() []HTTPClient {
 					Config: retry.Config{Rand: rand.New(rand.NewPCG(seed, uint64(i)))}})}
 			}},
 		{Name: "backofflab retry", Module: modThis, Fix: true,
-			Settings: "MaxAttempts 20, DisableBreaker (the budget stays)",
+			Settings: "full jitter 100 ms to 1 s, MaxAttempts 20, no budget, no breaker",
 			wrap: func(i int, seed uint64, base *http.Transport) *http.Client {
 				return &http.Client{Transport: mustTransport(retry.TransportConfig{Base: base,
-					Config: retry.Config{Rand: rand.New(rand.NewPCG(seed, uint64(i))), MaxAttempts: 20, DisableBreaker: true}})}
+					Config: retry.Config{Rand: rand.New(rand.NewPCG(seed, uint64(i))), MaxAttempts: 20, DisableBreaker: true, DisableBudget: true,
+						Policy: schedule.FullJitter{Base: 100 * time.Millisecond, Cap: time.Second}}})}
 			}},
 	}
 }

@@ -1,0 +1,109 @@
+package zoo
+
+import (
+	"bytes"
+	"context"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/backofflab/backofflab/lab/chart"
+)
+
+// Told Retry-After: 2, the libraries that honour it exactly send every retry
+// at 2 s; the lab's package waits at least 2 s and adds jitter; the others do
+// not read the header.
+func TestRetryAfter(t *testing.T) {
+	results, err := RunAll(RetryAfterEntries(), Storm{Clients: 200, RetryAfter: 2 * time.Second})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out bytes.Buffer
+	if err := WriteRetryAfter(&out, results, 2*time.Second); err != nil {
+		t.Fatal(err)
+	}
+	want := map[string]string{
+		"cenkalti/backoff v5 Retry defaults":         "waited exactly that",
+		"go-retryablehttp defaults":                  "waited exactly that",
+		"failsafehttp NewRetryPolicyBuilder()":       "waited exactly that",
+		"backofflab retry Retrier defaults":          "that, plus jitter",
+		"go-retryablehttp LinearJitterBackoff":       "ignored it",
+		"gax-go v2 Backoff Backoff{} defaults":       "ignored it",
+		"aws-sdk-go-v2 retry NewStandard() defaults": "ignored it",
+	}
+	for key, what := range want {
+		found := false
+		for line := range strings.Lines(out.String()) {
+			f := strings.Fields(line)
+			if strings.HasPrefix(strings.Join(f, " "), key) {
+				found = true
+				if !strings.Contains(line, what) {
+					t.Errorf("%s: %q, want %q", key, strings.TrimSpace(line), what)
+				}
+			}
+		}
+		if !found {
+			t.Errorf("no row for %s in\n%s", key, out.String())
+		}
+	}
+}
+
+// WriteStable prints "varies" for every figure of an unseeded entry, so that
+// a notebook that prints it repeats on every run.
+func TestWriteStableHidesUnseededFigures(t *testing.T) {
+	e := entry(t, Entries(), "cenkalti/backoff v5", "Retry")
+	var a, b bytes.Buffer
+	for _, out := range []*bytes.Buffer{&a, &b} {
+		r := run(t, e, Storm{Clients: 300})
+		if err := WriteStable(out, []Result{r}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if a.String() != b.String() || !strings.Contains(a.String(), "varies") {
+		t.Errorf("unseeded rows differ or show figures:\n%s\n%s", a.String(), b.String())
+	}
+}
+
+func TestChartHasOnePanelPerResult(t *testing.T) {
+	results, err := RunAll(Entries()[:3], Storm{Clients: 50})
+	if err != nil {
+		t.Fatal(err)
+	}
+	fig := Chart("test", results, 10*time.Second, 20*time.Second)
+	if len(fig.Panels) != 3 {
+		t.Fatalf("%d panels, want 3", len(fig.Panels))
+	}
+	if h := fig.Panels[0].(chart.Histogram); len(h.Counts) != 2000 {
+		t.Errorf("panel covers %d slots, want the 20 s window's 2000", len(h.Counts))
+	}
+}
+
+// Over loopback, go-retryablehttp's defaults retry every client exactly 1 s
+// after its first request, so the retries arrive together; the lab's
+// Transport gives up after its 3 attempts during a longer outage.
+func TestRunHTTP(t *testing.T) {
+	if testing.Short() {
+		t.Skip("real sockets and about 2 s of real time")
+	}
+	clients := HTTPClients()
+	r, err := RunHTTP(context.Background(), clients[0], 20, 500*time.Millisecond, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.Served != 20 || len(r.Retries) != 20 || 2*r.Peak < 20 {
+		t.Errorf("retryablehttp: served %d, %d retries, peak %d; want 20, 20, at least 10", r.Served, len(r.Retries), r.Peak)
+	}
+	if r.Retries[0] < time.Second {
+		t.Errorf("first retry at %v, before retryablehttp's RetryWaitMin of 1 s", r.Retries[0])
+	}
+	r, err = RunHTTP(context.Background(), clients[4], 20, 5*time.Second, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.Served != 0 || len(r.Retries) != 40 {
+		t.Errorf("retry.Transport defaults: served %d with %d retries; want 0 and 2 per client", r.Served, len(r.Retries))
+	}
+	if _, err := RunHTTP(context.Background(), clients[0], 0, time.Second, 1); err == nil {
+		t.Error("RunHTTP with 0 clients succeeded")
+	}
+}

@@ -1,0 +1,225 @@
+package browsercheck
+
+import (
+	"encoding/json"
+	"fmt"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/chromedp/chromedp"
+
+	"github.com/backofflab/backofflab/internal/jupytertest"
+	"github.com/backofflab/backofflab/internal/notebook"
+)
+
+// notebooks returns every lesson and exercise notebook, as paths relative to the repository.
+func notebooks(t *testing.T) []string {
+	t.Helper()
+	repo := jupytertest.Repo()
+	var out []string
+	for _, pattern := range []string{"notebooks/*.ipynb", "exercises/notebooks/*.ipynb"} {
+		m, err := filepath.Glob(filepath.Join(repo, pattern))
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, p := range m {
+			rel, _ := filepath.Rel(repo, p)
+			out = append(out, rel)
+		}
+	}
+	if len(out) < 10 {
+		t.Fatalf("found only %d notebooks", len(out))
+	}
+	return out
+}
+
+// savedCharts counts the charts a notebook's saved outputs hold: static images and interactive
+// (echarts) fragments.
+func savedCharts(t *testing.T, path string) (images, interactive int) {
+	nb, err := notebook.Read(filepath.Join(jupytertest.Repo(), path))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range nb.Cells {
+		for _, o := range c.Outputs {
+			if _, ok := o.Data["image/png"]; ok {
+				images++
+			}
+			if strings.Contains(string(o.Data["text/html"]), "backofflab-chart") {
+				interactive++
+			}
+		}
+	}
+	return images, interactive
+}
+
+// pageState reads what the open notebook shows. It is the same in JupyterLab and Notebook 7,
+// which share the notebook widgets.
+const pageState = `(() => {
+  const nb = document.querySelector('.jp-NotebookPanel:not(.lm-mod-hidden) .jp-Notebook') || document.querySelector('.jp-Notebook');
+  if (!nb) return JSON.stringify({ready: false});
+  const prompts = Array.from(nb.querySelectorAll('.jp-CodeCell .jp-InputArea-prompt')).map(e => e.innerText.trim());
+  const imgs = Array.from(nb.querySelectorAll('.jp-OutputArea-output img'));
+  const painted = Array.from(nb.querySelectorAll('.backofflab-chart')).filter(el => {
+    const c = el.querySelector('canvas');
+    if (!c || !c.width || !c.height) return false;
+    const d = c.getContext('2d').getImageData(0, 0, c.width, c.height).data;
+    let n = 0;
+    for (let i = 3; i < d.length; i += 4) if (d[i]) n++;
+    return n > 1000;
+  }).length;
+  const errors = Array.from(nb.querySelectorAll('.jp-OutputArea-output')).map(e => e.innerText).filter(t => /panic:|exit status \d|^ERROR|error:/m.test(t)).map(t => t.slice(0, 300));
+  const status = (document.querySelector('.jp-Notebook-ExecutionIndicator') || {}).dataset;
+  return JSON.stringify({
+    ready: true,
+    prompts,
+    running: prompts.filter(p => p.includes('*')).length,
+    images: imgs.length,
+    imagesLoaded: imgs.filter(i => i.complete && i.naturalWidth > 0).length,
+    interactive: nb.querySelectorAll('.backofflab-chart').length,
+    painted,
+    doneButtons: Array.from(nb.querySelectorAll('.jp-OutputArea-output button')).filter(b => b.innerText.trim() === 'Done').length,
+    errors,
+    kernel: status ? status.status : '',
+  });
+})()`
+
+type state struct {
+	Ready        bool
+	Prompts      []string
+	Running      int
+	Images       int
+	ImagesLoaded int
+	Interactive  int
+	Painted      int
+	DoneButtons  int
+	Errors       []string
+	Kernel       string
+}
+
+func readState(t *testing.T, b *Browser) state {
+	t.Helper()
+	js, err := chromedp.Run(b.Ctx, chromedp.Evaluate[string](pageState))
+	if err != nil {
+		t.Fatalf("reading the page: %v", err)
+	}
+	var s state
+	if err := json.Unmarshal([]byte(js), &s); err != nil {
+		t.Fatalf("reading the page: %v: %s", err, js)
+	}
+	return s
+}
+
+// waitFor polls the page until ok says yes, or fails the test after d.
+func waitFor(t *testing.T, b *Browser, d time.Duration, what string, ok func(state) bool) state {
+	t.Helper()
+	deadline := time.Now().Add(d)
+	for {
+		s := readState(t, b)
+		if ok(s) {
+			return s
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("%s: not within %v; the page shows %+v", what, d, s)
+		}
+		time.Sleep(500 * time.Millisecond)
+	}
+}
+
+// scroller is the element that scrolls a notebook, for full-length screenshots.
+const scroller = ".jp-NotebookPanel:not(.lm-mod-hidden) .jp-WindowedPanel-outer"
+
+func open(t *testing.T, b *Browser, s *jupytertest.Server, path string) {
+	t.Helper()
+	if err := chromedp.Do(b.Ctx, chromedp.Navigate(s.OpenURL(path))); err != nil {
+		t.Fatalf("opening %s: %v", path, err)
+	}
+	waitFor(t, b, 60*time.Second, "the notebook to show its cells", func(st state) bool { return st.Ready && len(st.Prompts) > 0 })
+}
+
+func apps(t *testing.T, each func(t *testing.T, app jupytertest.App)) {
+	if testing.Short() {
+		t.Skip("starts Jupyter and Chromium; run without -short")
+	}
+	for _, app := range []jupytertest.App{jupytertest.Lab, jupytertest.Notebook} {
+		t.Run(string(app), func(t *testing.T) { each(t, app) })
+	}
+}
+
+// Opened without running anything, every saved notebook shows every chart it holds: the static
+// ones as images, the interactive ones drawn by echarts from this server, with no script error
+// and no request leaving the machine.
+func TestSavedNotebooksShowTheirCharts(t *testing.T) {
+	apps(t, func(t *testing.T, app jupytertest.App) {
+		s := jupytertest.Start(t, app)
+		b := NewBrowser(t)
+		for _, path := range notebooks(t) {
+			images, interactive := savedCharts(t, path)
+			open(t, b, s, path)
+			st := waitFor(t, b, 30*time.Second, path+": every saved chart drawn", func(st state) bool {
+				return st.ImagesLoaded >= images && st.Painted >= interactive
+			})
+			if st.Images != images || st.Interactive != interactive {
+				t.Errorf("%s: the page shows %d images and %d interactive charts; the file holds %d and %d", path, st.Images, st.Interactive, images, interactive)
+			}
+			for _, p := range b.Problems() {
+				t.Errorf("%s: %s", path, p)
+			}
+		}
+	})
+}
+
+// Restart and Run All through each app's toolbar: every cell finishes, none shows an error, every
+// chart draws. A screenshot of each notebook afterwards is kept in .cache/screenshots/APP-NAME.png.
+func TestRestartAndRunAll(t *testing.T) {
+	apps(t, func(t *testing.T, app jupytertest.App) {
+		s := jupytertest.Start(t, app)
+		b := NewBrowser(t)
+		for _, path := range notebooks(t) {
+			t.Run(strings.TrimSuffix(filepath.Base(path), ".ipynb"), func(t *testing.T) {
+				start := time.Now()
+				open(t, b, s, path)
+				waitFor(t, b, 60*time.Second, "the kernel to be ready", func(st state) bool { return st.Kernel == "idle" })
+				err := chromedp.Do(b.Ctx,
+					chromedp.Click(`.jp-NotebookPanel:not(.lm-mod-hidden) [data-command="notebook:restart-run-all"]`),
+					chromedp.Click(`.jp-Dialog .jp-mod-accept`),
+				)
+				if err != nil {
+					t.Fatalf("Restart and Run All: %v", err)
+				}
+				// The run has started once a prompt shows '*'; it has ended when none does and every
+				// code cell has its number.
+				waitFor(t, b, 30*time.Second, "the run to start", func(st state) bool { return st.Running > 0 })
+				st := waitFor(t, b, 6*time.Minute, "every cell to finish", func(st state) bool {
+					if st.DoneButtons > 0 { // a live control waiting for a person: press Done, as a learner does
+						_ = chromedp.Do(b.Ctx, chromedp.Click(`.jp-OutputArea-output button`))
+					}
+					if st.Running > 0 || st.Kernel != "idle" {
+						return false
+					}
+					for _, p := range st.Prompts {
+						if !strings.HasPrefix(p, "[") || p == "[ ]:" {
+							return false
+						}
+					}
+					return true
+				})
+				images, interactive := savedCharts(t, path)
+				st = waitFor(t, b, 30*time.Second, "every chart drawn", func(st state) bool {
+					return st.ImagesLoaded >= images && st.Painted >= interactive
+				})
+				for _, e := range st.Errors {
+					t.Errorf("error output: %s", e)
+				}
+				for _, p := range b.Problems() {
+					t.Errorf("%s", p)
+				}
+				b.Screenshot(t, scroller, fmt.Sprintf("%s-%s", app, strings.TrimSuffix(filepath.Base(path), ".ipynb")))
+				t.Logf("ran all %d code cells in %v", len(st.Prompts), time.Since(start).Round(time.Second))
+			})
+		}
+	})
+}
+

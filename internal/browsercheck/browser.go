@@ -1,0 +1,183 @@
+// Package browsercheck drives headless Chromium (Debian's /usr/bin/chromium; no browser is
+// downloaded) through real JupyterLab 4 and Notebook 7 servers, with every host but 127.0.0.1
+// unresolvable, as a learner would use them: log in with the URL the start command prints, open
+// every lesson and exercise, Restart and Run All, follow the links, ask for completion. Its tests
+// keep a screenshot of every lesson under .cache/screenshots/.
+//
+// It needs scripts/setup to have run and Chromium installed (the test command does both).
+package browsercheck
+
+import (
+	"context"
+	"fmt"
+	"net/url"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/chromedp/cdproto/network"
+	"github.com/chromedp/cdproto/runtime"
+	"github.com/chromedp/chromedp"
+
+	"github.com/backofflab/backofflab/internal/jupytertest"
+)
+
+// Chromium returns the browser binary, or fails the test saying how to install one.
+func Chromium(t testing.TB) string {
+	t.Helper()
+	for _, name := range []string{"/usr/bin/chromium", "chromium", "chromium-browser"} {
+		if p, err := exec.LookPath(name); err == nil {
+			return p
+		}
+	}
+	t.Fatal("no Chromium: the test command installs Debian's chromium (apt-get install chromium, as root)")
+	return ""
+}
+
+// Browser is one headless Chromium with a record of what its pages did wrong.
+type Browser struct {
+	Ctx context.Context
+
+	mu           sync.Mutex
+	exceptions   []string
+	consoleErrs  []string
+	offHost      []string
+	failedLoads  []string
+	requestsByID map[network.RequestID]string
+}
+
+// NewBrowser starts Chromium for the test; it is closed when the test ends.
+func NewBrowser(t testing.TB) *Browser {
+	t.Helper()
+	opts := append(chromedp.DefaultExecAllocatorOptions[:],
+		chromedp.ExecPath(Chromium(t)),
+		chromedp.NoSandbox,
+		chromedp.DisableGPU,
+		chromedp.UserDataDir(t.TempDir()),
+		chromedp.WindowSize(1280, 900),
+		chromedp.Flag("disable-background-networking", true),
+		chromedp.Flag("disable-component-update", true),
+		chromedp.Flag("disable-quic", true),
+		chromedp.Flag("disable-sync", true),
+		// The network is off: every name but the loopback address fails to resolve.
+		chromedp.Flag("host-resolver-rules", "MAP * ~NOTFOUND, EXCLUDE 127.0.0.1"),
+	)
+	actx, cancelAlloc := chromedp.NewExecAllocator(context.Background(), opts...)
+	b := &Browser{requestsByID: map[network.RequestID]string{}}
+	ctx, cancel := chromedp.NewContext(actx, chromedp.WithListener(b.listen))
+	t.Cleanup(func() { cancel(); cancelAlloc() })
+	if err := chromedp.Do(ctx, chromedp.Navigate("about:blank")); err != nil {
+		t.Fatalf("starting Chromium: %v", err)
+	}
+	b.Ctx = ctx
+	return b
+}
+
+func (b *Browser) listen(ev any) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	switch ev := ev.(type) {
+	case *runtime.EventExceptionThrown:
+		d := ev.ExceptionDetails
+		msg := d.Text
+		if d.Exception != nil {
+			msg += " " + d.Exception.Description
+		}
+		b.exceptions = append(b.exceptions, fmt.Sprintf("%s (%s:%d)", msg, d.URL, d.LineNumber))
+	case *runtime.EventConsoleAPICalled:
+		if ev.Type == runtime.ConsoleAPICalledTypeError {
+			var parts []string
+			for _, a := range ev.Args {
+				if a.Value != nil {
+					parts = append(parts, string(a.Value))
+				} else if a.Description != "" {
+					parts = append(parts, a.Description)
+				}
+			}
+			b.consoleErrs = append(b.consoleErrs, strings.Join(parts, " "))
+		}
+	case *network.EventRequestWillBeSent:
+		b.requestsByID[ev.RequestID] = ev.Request.URL
+		u, err := url.Parse(ev.Request.URL)
+		if err == nil && (u.Scheme == "http" || u.Scheme == "https" || u.Scheme == "ws" || u.Scheme == "wss") && u.Hostname() != "127.0.0.1" {
+			b.offHost = append(b.offHost, ev.Request.URL)
+		}
+	case *network.EventResponseReceived:
+		if ev.Response.Status == 404 && strings.Contains(ev.Response.URL, "/files/") {
+			b.failedLoads = append(b.failedLoads, ev.Response.URL)
+		}
+	}
+}
+
+// Problems returns, and forgets, what went wrong on the pages since the last call: script
+// exceptions, console errors that come from this project's charts, requests for anything off
+// this machine, project files the server did not find.
+func (b *Browser) Problems() []string {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	var p []string
+	for _, e := range b.exceptions {
+		// The apps' own bundles (served under /static/) are not this project's code: a known
+		// JupyterLab 4.6 / Notebook 7.6 settings exception is thrown there on every page.
+		ours := strings.Contains(e, "backofflab") || strings.Contains(e, "echarts") || !strings.Contains(e, "/static/")
+		if ours {
+			p = append(p, "script exception: "+e)
+		}
+	}
+	for _, e := range b.consoleErrs {
+		if strings.Contains(e, "backofflab") || strings.Contains(e, "echarts") {
+			p = append(p, "console error: "+e)
+		}
+	}
+	for _, u := range b.offHost {
+		p = append(p, "request off this machine: "+u)
+	}
+	for _, u := range b.failedLoads {
+		p = append(p, "not found: "+u)
+	}
+	b.exceptions, b.consoleErrs, b.offHost, b.failedLoads = nil, nil, nil, nil
+	return p
+}
+
+// ScreenshotDir is where the tests keep their screenshots: .cache/screenshots/ in the repository.
+func ScreenshotDir(t testing.TB) string {
+	dir := filepath.Join(jupytertest.Repo(), ".cache", "screenshots")
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	return dir
+}
+
+// Screenshot saves the whole of the scrolling element sel (the notebook), not only what the
+// window shows, as name.png under ScreenshotDir.
+func (b *Browser) Screenshot(t testing.TB, sel, name string) {
+	t.Helper()
+	h, err := chromedp.Run(b.Ctx, chromedp.Evaluate[int](fmt.Sprintf(`(() => { const e = document.querySelector(%q); return e ? Math.ceil(e.scrollHeight) : 900; })()`, sel)))
+	if err != nil {
+		t.Logf("screenshot %s: %v", name, err)
+		return
+	}
+	h = min(max(h+200, 900), 16000)
+	err = chromedp.Do(b.Ctx,
+		chromedp.EmulateViewport(1280, int64(h)),
+		chromedp.Sleep(700*time.Millisecond), // charts resize to the new window
+	)
+	var png []byte
+	if err == nil {
+		png, err = chromedp.Run(b.Ctx, chromedp.CaptureScreenshot())
+	}
+	_ = chromedp.Do(b.Ctx, chromedp.EmulateViewport(1280, 900))
+	if err != nil {
+		t.Logf("screenshot %s: %v", name, err)
+		return
+	}
+	path := filepath.Join(ScreenshotDir(t), name+".png")
+	if err := os.WriteFile(path, png, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("screenshot: %s", path)
+}

@@ -1,0 +1,168 @@
+// Package jupytertest starts a real Jupyter server (JupyterLab 4 or Notebook 7, from the
+// environment scripts/setup made) for a test, rooted at the repository, on 127.0.0.1 with a
+// token, and stops it and every process it started (kernels, their gopls) when the test ends,
+// whether it passed, failed or timed out.
+package jupytertest
+
+import (
+	"bufio"
+	"fmt"
+	"net"
+	"net/http"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"sync"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/backofflab/backofflab/internal/proctag"
+)
+
+// App names a Jupyter front end.
+type App string
+
+const (
+	Lab      App = "lab"      // JupyterLab 4
+	Notebook App = "notebook" // Notebook 7
+)
+
+// Server is a running Jupyter server.
+type Server struct {
+	App   App
+	Base  string // http://127.0.0.1:PORT/
+	Token string
+	Root  string // the folder it serves: the repository
+	logs  *logBuffer
+}
+
+// Repo returns the repository's root folder.
+func Repo() string {
+	_, file, _, _ := runtime.Caller(0)
+	return filepath.Clean(filepath.Join(filepath.Dir(file), "..", ".."))
+}
+
+// Jupyter returns the jupyter command of the environment scripts/setup made.
+func Jupyter(t testing.TB) string {
+	t.Helper()
+	j := filepath.Join(Repo(), ".cache", "venv", "bin", "jupyter")
+	if _, err := os.Stat(j); err != nil {
+		t.Fatalf("no Jupyter at %s: run scripts/setup first", j)
+	}
+	return j
+}
+
+// OpenURL returns the URL that logs in with the token and opens the file at path (relative to
+// the repository), as the start command prints it.
+func (s *Server) OpenURL(path string) string {
+	if s.App == Lab {
+		return s.Base + "lab/tree/" + path + "?token=" + s.Token
+	}
+	if strings.HasSuffix(path, ".ipynb") {
+		return s.Base + "notebooks/" + path + "?token=" + s.Token
+	}
+	return s.Base + "tree/" + path + "?token=" + s.Token
+}
+
+// Log returns what the server has printed so far.
+func (s *Server) Log() string { return s.logs.String() }
+
+// Start starts app rooted at the repository on a free port and waits until it answers.
+func Start(t testing.TB, app App) *Server {
+	t.Helper()
+	jupyter := Jupyter(t)
+	token := proctag.New() + proctag.New()
+	port := freePort(t)
+	s := &Server{App: app, Base: fmt.Sprintf("http://127.0.0.1:%d/", port), Token: token, Root: Repo(), logs: &logBuffer{}}
+	args := []string{string(app), "--no-browser", "--ip=127.0.0.1", fmt.Sprintf("--port=%d", port),
+		"--ServerApp.port_retries=0", "--IdentityProvider.token=" + token, "--ServerApp.root_dir=" + s.Root,
+		"--LabApp.news_url=", "--LabApp.check_for_updates_class=jupyterlab.NeverCheckForUpdate",
+		// Reopen nothing from an earlier test: every test starts from a clean workspace.
+		"--LabServerApp.workspaces_dir=" + t.TempDir()}
+	if os.Getuid() == 0 {
+		args = append(args, "--allow-root")
+	}
+	tag := proctag.New()
+	cmd := exec.Command(jupyter, args...)
+	cmd.Env = proctag.Env(os.Environ(), tag)
+	cmd.Dir = s.Root
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	stderr, _ := cmd.StderrPipe()
+	cmd.Stdout = nil
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	go func() {
+		sc := bufio.NewScanner(stderr)
+		sc.Buffer(make([]byte, 64<<10), 1<<20)
+		for sc.Scan() {
+			s.logs.add(sc.Text())
+		}
+	}()
+	t.Cleanup(func() {
+		// SIGTERM lets the server shut its kernels down; then whatever carries the tag is stopped.
+		_ = cmd.Process.Signal(syscall.SIGTERM)
+		done := make(chan struct{})
+		go func() { _ = cmd.Wait(); close(done) }()
+		select {
+		case <-done:
+		case <-time.After(10 * time.Second):
+			_ = syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
+			<-done
+		}
+		if killed := proctag.Stop(tag, 5*time.Second); len(killed) > 0 {
+			t.Logf("killed processes the server left behind: %v", killed)
+		}
+		if t.Failed() {
+			t.Logf("jupyter %s log (last lines):\n%s", app, s.logs.tail(60))
+		}
+	})
+	deadline := time.Now().Add(90 * time.Second)
+	for {
+		resp, err := http.Get(s.Base + "api/status?token=" + token)
+		if err == nil {
+			resp.Body.Close()
+			if resp.StatusCode == 200 {
+				return s
+			}
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("jupyter %s did not answer on %s within 90 s: %v\n%s", app, s.Base, err, s.logs.tail(40))
+		}
+		time.Sleep(200 * time.Millisecond)
+	}
+}
+
+func freePort(t testing.TB) int {
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer l.Close()
+	return l.Addr().(*net.TCPAddr).Port
+}
+
+type logBuffer struct {
+	mu    sync.Mutex
+	lines []string
+}
+
+func (b *logBuffer) add(l string) { b.mu.Lock(); b.lines = append(b.lines, l); b.mu.Unlock() }
+func (b *logBuffer) String() string {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return strings.Join(b.lines, "\n")
+}
+func (b *logBuffer) tail(n int) string {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	l := b.lines
+	if len(l) > n {
+		l = l[len(l)-n:]
+	}
+	return strings.Join(l, "\n")
+}
+

@@ -1,6 +1,7 @@
 package contention
 
 import (
+	"math"
 	"math/bits"
 	"time"
 )
@@ -30,10 +31,13 @@ type calendar struct {
 	unsorted   []uint64 // a bit per bucket whose list is out of order
 
 	// Per client: its message's arrival time and sending number, and the
-	// next client in the same bucket (−1 for the last).
-	at   []time.Duration
-	seq  []uint64
-	next []int32
+	// next client in the same bucket (−1 for the last). One more entry, the
+	// sentinel, stands in for an empty bucket's tail so that placing a
+	// message needs no branch.
+	at       []time.Duration
+	seq      []uint64
+	next     []int32
+	sentinel int32
 
 	far eventQueue // messages in buckets cur+span and later
 }
@@ -64,9 +68,20 @@ func (q *calendar) reset(clients int, net, sd time.Duration) {
 	}
 	q.cur, q.n, q.sent = 0, 0, 0
 	q.far.reset()
-	q.at = grow(q.at, clients)
-	q.seq = grow(q.seq, clients)
-	q.next = grow(q.next, clients)
+	q.at = grow(q.at, clients+1)
+	q.seq = grow(q.seq, clients+1)
+	q.next = grow(q.next, clients+1)
+	q.sentinel = int32(clients)
+	q.at[clients] = math.MinInt64 // no message is due before it
+}
+
+// bit returns 1 for true and 0 for false, without a branch.
+func bit(b bool) uint64 {
+	var n uint64
+	if b {
+		n = 1
+	}
+	return n
 }
 
 // grow returns s resized to n elements, reusing its array when it can.
@@ -89,22 +104,23 @@ func (q *calendar) push(client int32, at time.Duration) {
 	q.place(client, at, seq)
 }
 
-// place puts a message into its bucket, which must lie in the ring.
+// place puts a message into its bucket, which must lie in the ring. Whether
+// the bucket was empty is a coin flip, so the two cases are merged with
+// masks instead of a branch: an empty bucket's tail is the sentinel.
 func (q *calendar) place(client int32, at time.Duration, seq uint64) {
 	q.at[client], q.seq[client], q.next[client] = at, seq, -1
 	s := int64(at) >> q.shift & (q.span - 1)
-	w, bit := s>>6, uint64(1)<<(s&63)
-	if q.occupied[w]&bit == 0 {
-		q.occupied[w] |= bit
-		q.unsorted[w] &^= bit
-		q.head[s] = client
-	} else {
-		t := q.tail[s]
-		if at < q.at[t] { // seq is the larger: only an earlier time breaks the order
-			q.unsorted[w] |= bit
-		}
-		q.next[t] = client
-	}
+	w, b := s>>6, uint64(1)<<(s&63)
+	occupied := bit(q.occupied[w]&b != 0)
+	keep := -int32(occupied) // all ones if the bucket holds messages
+	t := q.sentinel ^ (q.sentinel^q.tail[s])&keep
+	q.head[s] ^= (q.head[s] ^ client) &^ keep
+	q.next[t] = client
+	// seq is the larger: only an earlier time breaks the order; an empty
+	// bucket's order is restored.
+	later := bit(at < q.at[t])
+	q.unsorted[w] = q.unsorted[w]&^(b&^-occupied) | b&-(occupied&later)
+	q.occupied[w] |= b
 	q.tail[s] = client
 	q.n++
 }
@@ -122,9 +138,9 @@ func (q *calendar) pop() (client int32, at time.Duration, ok bool) {
 		q.advance(b)
 	}
 	s := q.cur & (q.span - 1)
-	w, bit := s>>6, uint64(1)<<(s&63)
+	w, b := s>>6, uint64(1)<<(s&63)
 	c := q.head[s]
-	if q.unsorted[w]&bit == 0 {
+	if q.unsorted[w]&b == 0 {
 		q.head[s] = q.next[c]
 	} else { // search the list for its earliest message and unlink it
 		before, p := int32(-1), c
@@ -142,9 +158,7 @@ func (q *calendar) pop() (client int32, at time.Duration, ok bool) {
 			}
 		}
 	}
-	if q.head[s] < 0 {
-		q.occupied[w] &^= bit
-	}
+	q.occupied[w] &^= b & -uint64(uint32(q.head[s])>>31) // emptied: head is −1
 	q.n--
 	return c, q.at[c], true
 }

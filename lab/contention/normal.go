@@ -78,10 +78,9 @@ func (z *ziggurat) standard(g *lcg.LCG) float64 {
 				continue // outside the curve: draw again
 			}
 		}
-		if u&(1<<zigBits) != 0 {
-			return -x
-		}
-		return x
+		// The sign bit of the draw becomes x's, without a branch: a
+		// coin flip is the one thing a branch predictor cannot learn.
+		return math.Float64frombits(math.Float64bits(x) | uint64(u>>zigBits&1)<<63)
 	}
 }
 

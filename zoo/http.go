@@ -11,6 +11,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/failsafe-go/failsafe-go"
 	"github.com/failsafe-go/failsafe-go/failsafehttp"
 	"github.com/hashicorp/go-retryablehttp"
 
@@ -25,8 +26,10 @@ type HTTPClient struct {
 	Name, Module, Settings string
 	// Fix marks a setting chosen to fix the defaults' storm behaviour.
 	Fix bool
-	// wrap builds client i's http.Client around base, its own connection pool.
-	wrap func(i int, seed uint64, base *http.Transport) *http.Client
+	// wrap builds client i's http.Client around base, its own connection
+	// pool; the library reports each wait it chooses to wait, through its
+	// own hook (a Backoff func, a retry listener, an Observer).
+	wrap func(i int, seed uint64, base *http.Transport, wait func(time.Duration)) *http.Client
 }
 
 // HTTPClients returns the HTTP clients the lesson runs over loopback: each
@@ -35,41 +38,68 @@ func HTTPClients() []HTTPClient {
 	quiet := func(c *retryablehttp.Client) *retryablehttp.Client { c.Logger = nil; return c }
 	return []HTTPClient{
 		{Name: "go-retryablehttp", Module: modRHTTP, Settings: "NewClient() defaults",
-			wrap: func(_ int, _ uint64, base *http.Transport) *http.Client {
+			wrap: func(_ int, _ uint64, base *http.Transport, wait func(time.Duration)) *http.Client {
 				c := quiet(retryablehttp.NewClient())
 				c.HTTPClient = &http.Client{Transport: base}
+				c.Backoff = observed(c.Backoff, wait)
 				return c.StandardClient()
 			}},
 		{Name: "go-retryablehttp", Module: modRHTTP, Fix: true,
 			Settings: "LinearJitterBackoff, 100 ms to 1 s, RetryMax 10",
-			wrap: func(_ int, _ uint64, base *http.Transport) *http.Client {
+			wrap: func(_ int, _ uint64, base *http.Transport, wait func(time.Duration)) *http.Client {
 				c := quiet(retryablehttp.NewClient())
 				c.HTTPClient = &http.Client{Transport: base}
-				c.Backoff, c.RetryWaitMin, c.RetryWaitMax, c.RetryMax = retryablehttp.LinearJitterBackoff, 100*time.Millisecond, time.Second, 10
+				c.Backoff, c.RetryWaitMin, c.RetryWaitMax, c.RetryMax = observed(retryablehttp.LinearJitterBackoff, wait), 100*time.Millisecond, time.Second, 10
 				return c.StandardClient()
 			}},
 		{Name: "failsafehttp", Module: modFailsafe, Settings: "NewRetryPolicyBuilder() defaults",
-			wrap: func(_ int, _ uint64, base *http.Transport) *http.Client {
-				return &http.Client{Transport: failsafehttp.NewRoundTripper(base, failsafehttp.NewRetryPolicyBuilder().Build())}
+			wrap: func(_ int, _ uint64, base *http.Transport, wait func(time.Duration)) *http.Client {
+				p := failsafehttp.NewRetryPolicyBuilder().OnRetryScheduled(scheduled(wait)).Build()
+				return &http.Client{Transport: failsafehttp.NewRoundTripper(base, p)}
 			}},
 		{Name: "failsafehttp", Module: modFailsafe, Fix: true,
 			Settings: "WithBackoff(100 ms, 1 s), WithJitterFactor(0.5), 20 retries",
-			wrap: func(_ int, _ uint64, base *http.Transport) *http.Client {
-				p := failsafehttp.NewRetryPolicyBuilder().WithBackoff(100*time.Millisecond, time.Second).WithJitterFactor(0.5).WithMaxRetries(20).Build()
+			wrap: func(_ int, _ uint64, base *http.Transport, wait func(time.Duration)) *http.Client {
+				p := failsafehttp.NewRetryPolicyBuilder().WithBackoff(100*time.Millisecond, time.Second).WithJitterFactor(0.5).WithMaxRetries(20).
+					OnRetryScheduled(scheduled(wait)).Build()
 				return &http.Client{Transport: failsafehttp.NewRoundTripper(base, p)}
 			}},
 		{Name: "backofflab retry", Module: modThis, Settings: "NewTransport defaults",
-			wrap: func(i int, seed uint64, base *http.Transport) *http.Client {
+			wrap: func(i int, seed uint64, base *http.Transport, wait func(time.Duration)) *http.Client {
 				return &http.Client{Transport: mustTransport(retry.TransportConfig{Base: base,
-					Config: retry.Config{Rand: rand.New(rand.NewPCG(seed, uint64(i)))}})}
+					Config: retry.Config{Rand: rand.New(rand.NewPCG(seed, uint64(i))), Observer: observer(wait)}})}
 			}},
 		{Name: "backofflab retry", Module: modThis, Fix: true,
 			Settings: "full jitter 100 ms to 1 s, MaxAttempts 20, no budget, no breaker",
-			wrap: func(i int, seed uint64, base *http.Transport) *http.Client {
+			wrap: func(i int, seed uint64, base *http.Transport, wait func(time.Duration)) *http.Client {
 				return &http.Client{Transport: mustTransport(retry.TransportConfig{Base: base,
 					Config: retry.Config{Rand: rand.New(rand.NewPCG(seed, uint64(i))), MaxAttempts: 20, DisableBreaker: true, DisableBudget: true,
+						Observer: observer(wait),
 						Policy: schedule.FullJitter{Base: 100 * time.Millisecond, Cap: time.Second}}})}
 			}},
+	}
+}
+
+// observed wraps a retryablehttp Backoff so that wait sees every wait it returns.
+func observed(b retryablehttp.Backoff, wait func(time.Duration)) retryablehttp.Backoff {
+	return func(min, max time.Duration, n int, resp *http.Response) time.Duration {
+		d := b(min, max, n, resp)
+		wait(d)
+		return d
+	}
+}
+
+// scheduled is a failsafe-go retry listener that reports each scheduled delay.
+func scheduled(wait func(time.Duration)) func(failsafe.ExecutionScheduledEvent[*http.Response]) {
+	return func(e failsafe.ExecutionScheduledEvent[*http.Response]) { wait(e.Delay) }
+}
+
+// observer is a retry.Observer that reports each retry's wait.
+func observer(wait func(time.Duration)) func(retry.Event) {
+	return func(e retry.Event) {
+		if e.Kind == retry.EventRetry {
+			wait(e.Wait)
+		}
 	}
 }
 
@@ -90,6 +120,9 @@ type HTTPResult struct {
 	Retries []time.Duration
 	// Peak is the fullest Slot of retries; Served the clients that got a 200.
 	Peak, Served int
+	// FirstWaits holds, per client that retried, the first wait its library
+	// chose, as the library reported it: free of the network's noise.
+	FirstWaits []time.Duration
 	// LastServed is when the last client got its answer.
 	LastServed time.Duration
 }
@@ -126,10 +159,15 @@ func RunHTTP(ctx context.Context, c HTTPClient, clients int, outage time.Duratio
 	}))
 	defer srv.Close()
 	cs := make([]*http.Client, clients)
+	waits := make([][]time.Duration, clients)
 	for i := range cs {
 		base := &http.Transport{MaxIdleConnsPerHost: 1}
 		defer base.CloseIdleConnections()
-		cs[i] = c.wrap(i, seed, base)
+		cs[i] = c.wrap(i, seed, base, func(d time.Duration) {
+			mu.Lock()
+			waits[i] = append(waits[i], d)
+			mu.Unlock()
+		})
 		// Open the connection first, as a running service has it open.
 		resp, err := (&http.Client{Transport: base}).Get(srv.URL)
 		if err != nil {
@@ -165,6 +203,11 @@ func RunHTTP(ctx context.Context, c HTTPClient, clients int, outage time.Duratio
 	slices.Sort(arrivals)
 	if len(arrivals) > clients {
 		res.Retries = slices.Clone(arrivals[clients:]) // the first requests all arrive before any retry
+	}
+	for _, w := range waits {
+		if len(w) > 0 {
+			res.FirstWaits = append(res.FirstWaits, w[0])
+		}
 	}
 	for _, s := range served {
 		if s >= 0 {

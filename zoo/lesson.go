@@ -136,16 +136,26 @@ func WriteRetryAfter(w io.Writer, results []Result, wait time.Duration) error {
 }
 
 // WriteHTTP writes the loopback runs with figures that the network's few
-// milliseconds of noise cannot move: whether the retries' fullest 10 ms held
-// half the cohort, how many clients got an answer, and the half second in
-// which the last one did (for the jittered fixes, only that it varies).
-func WriteHTTP(w io.Writer, results []HTTPResult, clients int) error {
+// milliseconds of noise cannot move: the first wait each library chose (as
+// the library reported it: exactly equal for every client, or spread, with
+// the range where the draws are seeded), how many clients got an answer, and
+// the half second in which the last one did (for the jittered settings, only
+// that it varies).
+func WriteHTTP(w io.Writer, results []HTTPResult) error {
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
-	fmt.Fprintln(tw, "library\tsettings\tfullest 10 ms of retries\tgot an answer\tlast answer")
+	fmt.Fprintln(tw, "library\tsettings\tfirst waits\tgot an answer\tlast answer")
 	for _, r := range results {
-		peak := fmt.Sprintf("under %d", clients/2)
-		if 2*r.Peak >= clients {
-			peak = fmt.Sprintf("%d or more", clients/2)
+		first := "-"
+		if len(r.FirstWaits) > 0 {
+			lo, hi := slices.Min(r.FirstWaits), slices.Max(r.FirstWaits)
+			switch {
+			case lo == hi:
+				first = fmt.Sprintf("all exactly %v", lo)
+			case r.Name == "backofflab retry": // seeded per client
+				first = fmt.Sprintf("spread, %v to %v", lo.Round(time.Millisecond), hi.Round(time.Millisecond))
+			default:
+				first = "spread (varies)"
+			}
 		}
 		last := "-"
 		if r.Served > 0 {
@@ -156,7 +166,7 @@ func WriteHTTP(w io.Writer, results []HTTPResult, clients int) error {
 				last = "varies" // jittered: draws or the network's noise move it
 			}
 		}
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%d\t%s\n", r.Name, r.Settings, peak, r.Served, last)
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%d\t%s\n", r.Name, r.Settings, first, r.Served, last)
 	}
 	return tw.Flush()
 }

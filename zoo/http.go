@@ -75,7 +75,7 @@ func HTTPClients() []HTTPClient {
 				return &http.Client{Transport: mustTransport(retry.TransportConfig{Base: base,
 					Config: retry.Config{Rand: rand.New(rand.NewPCG(seed, uint64(i))), MaxAttempts: 20, DisableBreaker: true, DisableBudget: true,
 						Observer: observer(wait),
-						Policy: schedule.FullJitter{Base: 100 * time.Millisecond, Cap: time.Second}}})}
+						Policy:   schedule.FullJitter{Base: 100 * time.Millisecond, Cap: time.Second}}})}
 			}},
 	}
 }

@@ -204,17 +204,9 @@ func Entries() []Entry {
 					return retryablehttp.DefaultBackoff(time.Second, 30*time.Second, k-1, responseFor(err))
 				}))
 			})},
-		{Name: "go-retryablehttp", Module: modRHTTP, Family: FamilyClients, Fix: true,
+		{Name: "go-retryablehttp", Module: modRHTTP, Family: FamilyClients,
 			Settings: "LinearJitterBackoff", Details: "wait n is n × uniform(1 s, 30 s); seeds from the clock's nanoseconds on every call",
-			steppers: each(func(int) stepper {
-				return backoffClient(maxAttempts(5, func(k int, err error) (d time.Duration) {
-					// It seeds a generator from time.Now on every call: call it on the real clock.
-					bubble.Outside(func() {
-						d = retryablehttp.LinearJitterBackoff(time.Second, 30*time.Second, k-1, responseFor(err))
-					})
-					return d
-				}))
-			})},
+			steppers: each(func(int) stepper { return linearJitterClient(4) })},
 		{Name: "aws-sdk-go-v2 retry", Module: modAWS, Family: FamilyClients,
 			Settings: "NewStandard() defaults", Details: "3 attempts, full jitter under 50 ms × 2^n, max 20 s; one retry quota of 500 tokens for all, 14 per retry",
 			steppers: awsClients(nil, false)},
@@ -331,14 +323,7 @@ func Fixes() []Entry {
 			})},
 		{Name: "go-retryablehttp", Module: modRHTTP, Family: FamilyClients, Fix: true,
 			Settings: "LinearJitterBackoff, RetryMax 10", Details: "LinearJitterBackoff, RetryMax 10",
-			steppers: each(func(int) stepper {
-				return backoffClient(maxAttempts(11, func(k int, err error) (d time.Duration) {
-					bubble.Outside(func() {
-						d = retryablehttp.LinearJitterBackoff(time.Second, 30*time.Second, k-1, responseFor(err))
-					})
-					return d
-				}))
-			})},
+			steppers: each(func(int) stepper { return linearJitterClient(10) })},
 		{Name: "aws-sdk-go-v2 retry", Module: modAWS, Family: FamilyClients, Fix: true,
 			Settings: "20 attempts, no quota", Details: "MaxAttempts 20, MaxBackoff 5 s, RateLimiter: ratelimit.None",
 			steppers: awsClients(func(o *awsretry.StandardOptions) {
@@ -360,6 +345,20 @@ func Fixes() []Entry {
 				})(s)
 			}},
 	}
+}
+
+// linearJitterClient is a go-retryablehttp client with Backoff set to
+// LinearJitterBackoff (RetryWaitMin 1 s, RetryWaitMax 30 s) and RetryMax
+// retries. LinearJitterBackoff seeds a generator from time.Now on every call,
+// so it is called on the real clock: in the bubble every client would read the
+// same fake instant and draw the same wait.
+func linearJitterClient(retryMax int) stepper {
+	return backoffClient(maxAttempts(retryMax+1, func(k int, err error) (d time.Duration) {
+		bubble.Outside(func() {
+			d = retryablehttp.LinearJitterBackoff(time.Second, 30*time.Second, k-1, responseFor(err))
+		})
+		return d
+	}))
 }
 
 // waitClient retries as client-go's retry.OnError does: wait.Backoff's

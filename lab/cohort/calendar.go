@@ -34,24 +34,42 @@ type calendar struct {
 // first and its last client, side by side in one cache line.
 type bucket struct{ head, tail int32 }
 
-var calendars = sync.Pool{New: func() any {
-	return &calendar{
-		buckets:  make([]bucket, window),
-		occupied: make([]uint64, window/64),
-	}
-}}
+// calendars keeps a few calendars for reuse, so that a run allocates none
+// once warm. (Not a sync.Pool, which a collection may empty: a run's
+// allocations would then depend on when the collector ran.)
+var calendars struct {
+	sync.Mutex
+	free []*calendar
+}
 
-// newCalendar returns an empty calendar for clients clients, from the pool.
+// keptCalendars is how many calendars calendars keeps at most.
+const keptCalendars = 8
+
+// newCalendar returns an empty calendar for clients clients.
 func newCalendar(clients int) *calendar {
-	q := calendars.Get().(*calendar)
+	calendars.Lock()
+	var q *calendar
+	if n := len(calendars.free); n > 0 {
+		q, calendars.free = calendars.free[n-1], calendars.free[:n-1]
+	}
+	calendars.Unlock()
+	if q == nil {
+		q = &calendar{buckets: make([]bucket, window), occupied: make([]uint64, window/64)}
+	}
 	clear(q.occupied)
 	q.now, q.pending, q.far = 0, 0, q.far[:0]
 	q.next = slices.Grow(q.next[:0], clients)[:clients]
 	return q
 }
 
-// free returns q to the pool.
-func (q *calendar) free() { calendars.Put(q) }
+// free gives q back for reuse.
+func (q *calendar) free() {
+	calendars.Lock()
+	if len(calendars.free) < keptCalendars {
+		calendars.free = append(calendars.free, q)
+	}
+	calendars.Unlock()
+}
 
 // add schedules client's next attempt at t ≥ now.
 func (q *calendar) add(t int64, client int32) {

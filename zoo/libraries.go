@@ -127,6 +127,7 @@ const (
 	modWait      = "k8s.io/apimachinery"
 	modClientGo  = "k8s.io/client-go"
 	modGax       = "github.com/googleapis/gax-go/v2"
+	modAPI       = "google.golang.org/api"
 	modThis      = "github.com/backofflab/backofflab"
 )
 
@@ -185,9 +186,16 @@ func Entries() []Entry {
 				}
 			}},
 		{Name: "gax-go v2 Backoff", Module: modGax, Family: FamilyBackoff, Seeded: true,
-			Settings: "Backoff{} defaults", Details: "Pause: full jitter under a window from 1 s, ×2, max 30 s; no attempt limit",
+			Settings: "Backoff{} defaults", Details: "Pause: full jitter under a window from 1 s, ×2, max 30 s; no attempt limit. cloud.google.com/go/storage's default retry is this zero gax.Backoff{} (invoke.go, v1.70.0)",
 			steppers: seededEach(func(int) stepper {
 				var b gax.Backoff
+				return backoffClient(func(int, error) (time.Duration, bool) { return b.Pause(), true })
+			})},
+		{Name: "google.golang.org/api", Module: modAPI, Family: FamilyBackoff, Seeded: true,
+			Settings: "gensupport's gax.Backoff{Initial: 100 ms}",
+			Details:  "internal/gensupport/retry.go:31: gax.Backoff{Initial: 100 ms} (max 30 s, ×2); send.go retries until the caller's context ends",
+			steppers: seededEach(func(int) stepper {
+				b := gax.Backoff{Initial: 100 * time.Millisecond}
 				return backoffClient(func(int, error) (time.Duration, bool) { return b.Pause(), true })
 			})},
 		{Name: "k8s wait DefaultRetry", Module: modClientGo, Family: FamilyBackoff, Seeded: true,

@@ -7,6 +7,7 @@ import (
 	"math/rand/v2"
 	"net/http"
 	"os"
+	"slices"
 	"strings"
 	"time"
 
@@ -52,8 +53,9 @@ type Entry struct {
 	// Fix marks a setting chosen to fix the defaults' storm behaviour.
 	Fix bool
 
-	steppers func(Storm) []stepper // in-process delay functions
-	loop     func(Storm) looper    // the library's own loop
+	steppers func(Storm) []stepper               // in-process delay functions
+	loop     func(Storm) looper                  // the library's own loop, per client
+	whole    func(s Storm, send func(int) error) // the library's own loops, all clients at once
 }
 
 // The families the lesson draws one chart for each.
@@ -135,7 +137,7 @@ const (
 // each library at its defaults (or its README's example where the default
 // does not retry), then the settings that fix its storm behaviour.
 func Entries() []Entry {
-	return []Entry{
+	entries := []Entry{
 		{Name: "cenkalti/backoff v5", Module: modV5, Family: FamilyBackoff,
 			Settings: "Retry defaults", Details: "Retry: ExponentialBackOff from 500 ms, ×1.5, ±50 %, max 60 s; gives up after 15 min",
 			loop: func(Storm) looper {
@@ -278,6 +280,9 @@ func Entries() []Entry {
 				}
 			}},
 	}
+	// grpc-go's rows go with the HTTP and SDK retryers, before failsafehttp.
+	at := slices.IndexFunc(entries, func(e Entry) bool { return e.Name == "failsafehttp" })
+	return slices.Insert(entries, at, GRPCEntries()...)
 }
 
 // RetryAfterEntries returns the entries the lesson tells "Retry-After: 2"
@@ -342,6 +347,7 @@ func Fixes() []Entry {
 			loop: failsafeLoop(func() retrypolicy.Builder[any] {
 				return retrypolicy.NewBuilder[any]().WithBackoff(time.Second, 30*time.Second).WithJitterFactor(0.5).WithMaxRetries(10)
 			})},
+		grpcRetryFixes()[0],
 		{Name: "sony/gobreaker v2", Module: modBreaker, Family: FamilyLoops, Seeded: true, Fix: true,
 			Settings: "jittered Timeout and caller", Details: "Timeout drawn per client from 5 s to 10 s; the caller waits 0.5 s to 1.5 s (seeded)",
 			steppers: func(s Storm) []stepper {

@@ -281,13 +281,18 @@ func Run(e Entry, s Storm) (Result, error) {
 	if err != nil {
 		return Result{}, err
 	}
-	if e.steppers == nil && e.loop == nil {
+	if e.steppers == nil && e.loop == nil && e.whole == nil {
 		return Result{}, fmt.Errorf("zoo: entry %q has nothing to run", e.Name)
 	}
 	var rec *record
 	err = bubble.Run(func() {
 		if e.steppers != nil {
 			rec = stepped(s, e.steppers(s))
+			return
+		}
+		if e.whole != nil {
+			rec = newRecord(s)
+			e.whole(s, rec.send)
 			return
 		}
 		rec = looped(s, e.loop(s), e.Seeded)

@@ -101,6 +101,7 @@ func TestFirstWaitWindows(t *testing.T) {
 		{"avast/retry-go v4", "Do defaults", 100 * time.Millisecond, 200 * time.Millisecond, "options.go BackOffDelay 100 ms + RandomDelay [0, 100 ms)", false},
 		{"k8s wait DefaultRetry", "retry.DefaultRetry", 10 * time.Millisecond, 11 * time.Millisecond, "util/retry/util.go:28 10 ms, Jitter 0.1", true},
 		{"backofflab retry", "Retrier defaults", 0, 100 * time.Millisecond, "retry.DefaultPolicy full jitter, base 100 ms", false},
+		{"grpc-go retry policy", "service config", 80 * time.Millisecond, 120 * time.Millisecond, "stream.go:884-887 initialBackoff × (0.8 + 0.4·rand)", false},
 		{"aws-sdk-go-v2 retry", "NewStandard() defaults", 0, 100 * time.Millisecond, "standard.go BaseDelay 50 ms, jitter_backoff.go", false},
 	} {
 		t.Run(c.name, func(t *testing.T) {
@@ -122,6 +123,29 @@ func TestFirstWaitWindows(t *testing.T) {
 				t.Errorf("peak %d of %d first retries: in step %v, want %v", r.Peak, firsts, inStep, c.inStep)
 			}
 		})
+	}
+}
+
+// gRPC's connection backoff does not jitter the first redial
+// (internal/backoff/backoff.go:57-58 returns BaseDelay, 1 s, when retries is
+// 0), so every channel of the cohort redials at exactly 1 s; later redials
+// are jittered ±20 %.
+func TestGRPCFirstRedialIsExact(t *testing.T) {
+	r := run(t, entry(t, Entries(), "grpc-go connection backoff", ""), Storm{Clients: 200})
+	for i, a := range r.Attempts {
+		if len(a) < 3 || a[1] != time.Second {
+			t.Fatalf("client %d dialled at %v, want its first redial at exactly 1 s", i, a)
+		}
+	}
+	if r.Peak != 200 || r.GaveUp != 0 {
+		t.Errorf("peak %d, gave up %d; want all 200 redials in one slot and none giving up", r.Peak, r.GaveUp)
+	}
+	// The retry policy gives up after maxAttempts (4) during a 10 s outage.
+	r = run(t, entry(t, Entries(), "grpc-go retry policy", ""), Storm{Clients: 200})
+	for i, a := range r.Attempts {
+		if len(a) != 4 {
+			t.Fatalf("client %d sent %d requests, want maxAttempts = 4", i, len(a))
+		}
 	}
 }
 

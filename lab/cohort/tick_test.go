@@ -102,16 +102,22 @@ func tickRun(c Config, traced bool) (Result, *Trace, error) {
 			}
 		}
 	}
+	finishTicks(&r, remaining, lastEnd, horizon, outage, idle)
+	if tr != nil {
+		tr.End = r.Finish
+	}
+	return r, tr, nil
+}
+
+// finishTicks fills in what a tick loop knows only at its end: the
+// unfinished clients, and the finish, recovery and idle times (all in ms).
+func finishTicks(r *Result, remaining int, lastEnd, horizon, outage, idle int64) {
 	r.Unfinished = remaining
 	end := lastEnd
 	if remaining > 0 {
 		end = horizon
 	}
-	r.Finish = time.Duration(end * milli)
-	r.Recovery = time.Duration(max(end-outage, 0) * milli)
-	r.Idle = time.Duration(idle * milli)
-	if tr != nil {
-		tr.End = r.Finish
-	}
-	return r, tr, nil
+	r.Finish = time.Duration(end) * time.Millisecond
+	r.Recovery = time.Duration(max(end-outage, 0)) * time.Millisecond
+	r.Idle = time.Duration(idle) * time.Millisecond
 }

@@ -86,13 +86,6 @@ func tickFast(c Config, _ bool) (Result, *Trace, error) {
 			}
 		}
 	}
-	r.Unfinished = remaining
-	end := lastEnd
-	if remaining > 0 {
-		end = horizon
-	}
-	r.Finish = time.Duration(end) * time.Millisecond
-	r.Recovery = time.Duration(max(end-outage, 0)) * time.Millisecond
-	r.Idle = time.Duration(idle) * time.Millisecond
+	finishTicks(&r, remaining, lastEnd, horizon, outage, idle)
 	return r, nil, nil
 }

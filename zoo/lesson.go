@@ -7,6 +7,8 @@ import (
 	"text/tabwriter"
 	"time"
 
+	"gonum.org/v1/plot/vg"
+
 	"github.com/backofflab/backofflab/lab/chart"
 )
 
@@ -77,14 +79,16 @@ func WriteStable(w io.Writer, results []Result) error {
 // label would sit on the bars at t = 0); each title gives this run's exact figures,
 // including those past the window.
 func Chart(title string, results []Result, outage, window time.Duration) chart.Stack {
-	st := chart.Stack{Title: title, ShareY: false}
+	// 2.7 in per panel: a little more than a Stack's default, for the
+	// two-line titles.
+	st := chart.Stack{Title: title, Size: chart.Size{Height: vg.Length(len(results)) * 2.7 * vg.Inch}}
 	for _, r := range results {
 		h, _ := r.Histogram()
 		n := min(len(h.Counts), int(window/Slot))
 		counts := make([]int, int(window/Slot))
 		copy(counts, h.Counts[:n])
 		st.Panels = append(st.Panels, chart.Histogram{
-			Title: fmt.Sprintf("%s, %s: peak %d per 10 ms, last retry %.1f s, %d gave up",
+			Title: fmt.Sprintf("%s, %s\npeak %d per 10 ms, last retry %.1f s, %d gave up",
 				r.Name, r.Settings, r.Peak, r.LastRetry.Seconds(), r.GaveUp),
 			YLabel: "retries",
 			Slot:   Slot,

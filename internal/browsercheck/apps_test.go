@@ -222,4 +222,3 @@ func TestRestartAndRunAll(t *testing.T) {
 		}
 	})
 }
-

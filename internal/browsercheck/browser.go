@@ -156,7 +156,7 @@ func ScreenshotDir(t testing.TB) string {
 // window shows, as name.png under ScreenshotDir.
 func (b *Browser) Screenshot(t testing.TB, sel, name string) {
 	t.Helper()
-	h, err := chromedp.Run(b.Ctx, chromedp.Evaluate[int](fmt.Sprintf(`(() => { const e = document.querySelector(%q); return e ? Math.ceil(e.scrollHeight) : 900; })()`, sel)))
+	h, err := chromedp.Run(b.Ctx, chromedp.Evaluate[int](fmt.Sprintf(`(() => { let h = 900; for (const e of document.querySelectorAll(%q)) h = Math.max(h, Math.ceil(e.scrollHeight)); return h; })()`, sel+", .jp-WindowedPanel-outer, .jp-NotebookPanel, body")))
 	if err != nil {
 		t.Logf("screenshot %s: %v", name, err)
 		return

@@ -85,9 +85,24 @@ func Start(t testing.TB, app App) *Server {
 	if os.Getuid() == 0 {
 		args = append(args, "--allow-root")
 	}
+	// Render every cell, on screen or not, so that the page can be read and photographed whole.
+	// Save nothing back: a test's runs must not change the repository's notebooks.
+	settings := t.TempDir()
+	for file, json := range map[string]string{
+		"@jupyterlab/notebook-extension/tracker.jupyterlab-settings":  `{"windowingMode": "none"}`,
+		"@jupyterlab/docmanager-extension/plugin.jupyterlab-settings": `{"autosave": false}`,
+	} {
+		f := filepath.Join(settings, filepath.FromSlash(file))
+		if err := os.MkdirAll(filepath.Dir(f), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(f, []byte(json), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
 	tag := proctag.New()
 	cmd := exec.Command(jupyter, args...)
-	cmd.Env = proctag.Env(os.Environ(), tag)
+	cmd.Env = append(proctag.Env(os.Environ(), tag), "JUPYTERLAB_SETTINGS_DIR="+settings)
 	cmd.Dir = s.Root
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
 	stderr, _ := cmd.StderrPipe()
@@ -165,4 +180,3 @@ func (b *logBuffer) tail(n int) string {
 	}
 	return strings.Join(l, "\n")
 }
-

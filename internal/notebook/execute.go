@@ -10,7 +10,10 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
+	"syscall"
 	"time"
+
+	"github.com/backofflab/backofflab/internal/proctag"
 )
 
 // ExecOptions controls Execute.
@@ -50,8 +53,13 @@ func Execute(ctx context.Context, in, out string, opt ExecOptions) error {
 		"--output-dir", filepath.Dir(absOut),
 		"--output", strings.TrimSuffix(filepath.Base(absOut), ".ipynb"),
 		in)
-	cmd.Env = append(os.Environ(), "BACKOFFLAB_RAW_ERROR=1")
+	// Everything the run starts (the kernel, its gopls) carries a tag, so that it is stopped
+	// afterwards even when nbconvert is killed before it could shut its kernel down.
+	tag := proctag.New()
+	cmd.Env = append(proctag.Env(os.Environ(), tag), "BACKOFFLAB_RAW_ERROR=1")
+	cmd.Cancel = func() error { return cmd.Process.Signal(syscall.SIGTERM) }
 	cmd.WaitDelay = 10 * time.Second
+	defer proctag.Stop(tag, 5*time.Second)
 	var stderr bytes.Buffer
 	cmd.Stderr = &stderr
 	if err := cmd.Run(); err != nil {

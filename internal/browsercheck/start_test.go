@@ -1,0 +1,130 @@
+package browsercheck
+
+import (
+	"bufio"
+	"fmt"
+	"net"
+	"net/http"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/chromedp/chromedp"
+
+	"github.com/backofflab/backofflab/internal/jupytertest"
+	"github.com/backofflab/backofflab/internal/proctag"
+)
+
+var urlLine = regexp.MustCompile(`^\s+(http://127\.0\.0\.1:\d+/\S+\?token=[0-9a-f]{48})\s*$`)
+
+// startCommand runs scripts/start with args and returns the URL it prints. Whatever it started
+// is stopped when the test ends.
+func startCommand(t *testing.T, args ...string) string {
+	t.Helper()
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	port := l.Addr().(*net.TCPAddr).Port
+	l.Close()
+	tag := proctag.New()
+	cmd := exec.Command(filepath.Join(jupytertest.Repo(), "scripts", "start"), append(args, "--LabServerApp.workspaces_dir="+t.TempDir())...)
+	cmd.Env = append(proctag.Env(os.Environ(), tag), fmt.Sprintf("BACKOFFLAB_PORT=%d", port))
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	out, _ := cmd.StdoutPipe()
+	cmd.Stderr = nil
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		_ = cmd.Process.Signal(syscall.SIGTERM)
+		done := make(chan struct{})
+		go func() { _ = cmd.Wait(); close(done) }()
+		select {
+		case <-done:
+		case <-time.After(10 * time.Second):
+			_ = syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
+		}
+		proctag.Stop(tag, 5*time.Second)
+	})
+	found := make(chan string, 1)
+	go func() {
+		sc := bufio.NewScanner(out)
+		for sc.Scan() {
+			if m := urlLine.FindStringSubmatch(sc.Text()); m != nil {
+				found <- m[1]
+			}
+		}
+	}()
+	select {
+	case u := <-found:
+		if !strings.Contains(u, fmt.Sprintf(":%d/", port)) {
+			t.Fatalf("scripts/start printed %s, not the port %d it was given", u, port)
+		}
+		// The URL is printed as the server starts: wait until it answers.
+		for deadline := time.Now().Add(90 * time.Second); ; {
+			resp, err := http.Get(fmt.Sprintf("http://127.0.0.1:%d/api/status", port))
+			if err == nil {
+				resp.Body.Close()
+				return u
+			}
+			if time.Now().After(deadline) {
+				t.Fatalf("nothing answers at %s: %v", u, err)
+			}
+			time.Sleep(200 * time.Millisecond)
+		}
+	case <-time.After(3 * time.Minute):
+		t.Fatal("scripts/start printed no URL with a full token within 3 minutes")
+	}
+	return ""
+}
+
+// The URL the start command prints logs in and opens lesson 00, in JupyterLab and (--classic)
+// in Notebook 7; the file browser shows the lessons, the exercises and the documents they link to.
+func TestStartCommandURLOpensLessonZero(t *testing.T) {
+	for _, c := range []struct {
+		app  string
+		args []string
+	}{{"lab", nil}, {"notebook", []string{"--classic"}}} {
+		t.Run(c.app, func(t *testing.T) {
+			if testing.Short() {
+				t.Skip("starts Jupyter and Chromium; run without -short")
+			}
+			u := startCommand(t, c.args...)
+			b := NewBrowser(t)
+			if err := chromedp.Do(b.Ctx, chromedp.Navigate(u)); err != nil {
+				t.Fatal(err)
+			}
+			waitFor(t, b, 90*time.Second, "lesson 00 to open", func(st state) bool { return st.Ready && len(st.Prompts) > 0 })
+			// Logged in: no token form, and lesson 00's title is on the page.
+			const shown = `document.querySelectorAll('input[type=password]').length === 0 &&
+				Array.from(document.querySelectorAll('h1')).some(h => h.textContent.includes('Start here'))`
+			if _, err := chromedp.Run(b.Ctx, chromedp.Poll[bool](shown, chromedp.WithPollingTimeout(60*time.Second))); err != nil {
+				body, _ := chromedp.Run(b.Ctx, chromedp.Evaluate[string](`document.body.innerText.slice(0, 500)`))
+				t.Errorf("the URL did not show lesson 00 logged in (%v); the page shows: %q", err, body)
+			}
+			b.Screenshot(t, scroller, "start-"+c.app)
+			// The server is rooted at the repository: the lessons' neighbours are reachable.
+			base := u[:strings.Index(u, "/lab/")+1]
+			if c.app == "notebook" {
+				base = u[:strings.Index(u, "/notebooks/")+1]
+			}
+			token := u[strings.Index(u, "token=")+6:]
+			for _, path := range []string{"notebooks/00-start-here.ipynb", "exercises/README.md", "exercises/notebooks/waves-overload.ipynb", "retry/COMPARISON.md", "notebooks/README.md"} {
+				resp, err := http.Get(base + "api/contents/" + path + "?content=0&token=" + token)
+				if err != nil {
+					t.Fatal(err)
+				}
+				resp.Body.Close()
+				if resp.StatusCode != 200 {
+					t.Errorf("%s: status %d through the contents API", path, resp.StatusCode)
+				}
+			}
+		})
+	}
+}

@@ -141,6 +141,11 @@ type Model struct {
 	cfg     Config
 	nominal []float64 // dᵢ in nanoseconds, i = 1..B at index i−1
 	lo      float64   // 1 − w/2
+	// For the fast count (see count): plan[i] is attempt i+1's jump from
+	// its client's first state and its nominal time; next is the jump from
+	// one client's first state to the next client's.
+	plan []step
+	next jump
 }
 
 // New validates c and returns its model.
@@ -152,6 +157,11 @@ func New(c Config) (*Model, error) {
 	m := &Model{cfg: c, nominal: make([]float64, c.Attempts), lo: 1 - c.Jitter/2}
 	for i := range m.nominal {
 		m.nominal[i] = float64(p.Ceiling(i))
+	}
+	jumps := jumpTable(c.Attempts)
+	m.plan, m.next = make([]step, c.Attempts), jumps[c.Attempts]
+	for i := range m.plan {
+		m.plan[i] = step{jumps[i+1], m.nominal[i]}
 	}
 	return m, nil
 }

@@ -7,28 +7,44 @@ import (
 )
 
 // calendar is the simulation's queue of messages in flight: a calendar
-// queue (Brown, 1988) of buckets of 2^shift ns over a sliding span of
-// buckets, with a heap for the messages due beyond it (backoff waits, in
-// the main). The bucket width follows the hops' spread divided by the
-// number of clients, so a bucket holds about one message and delivering one
-// costs a few instructions instead of a heap's coin-flip comparisons.
+// queue (Brown, 1988) in two levels. Fine buckets of 2^shift ns, over a
+// ring of span of them, hold the messages due soon; coarse buckets, each
+// half a ring wide, hold the messages due later (backoff waits, in the
+// main) until the ring reaches them; a heap holds the rare messages due
+// beyond the coarse ring too. The fine bucket width follows the spread of
+// a round trip divided by the number of clients, so a bucket holds about
+// one message and delivering one costs a few instructions instead of a
+// heap's coin-flip comparisons.
 //
 // Messages leave in exactly the heap's order, by arrival time and then by
 // sending order: a bucket is a list in sending order, which is also arrival
-// order unless a message due earlier joined it after a later one; only then
-// is the bucket marked unsorted and searched for its earliest message.
+// order unless a message due earlier (or at the same time but sent
+// earlier, after a wait in a coarse bucket) joined it after a later one;
+// only then is the bucket marked unsorted and searched for its earliest
+// message.
+//
+// With cur the fine bucket the ring starts at and C = cur/half its coarse
+// bucket (half = span/2), the ring holds every message whose coarse bucket
+// is at most C+1, the coarse ring those whose coarse bucket is in
+// [C+2, C+2+coarse), and the heap the rest.
 //
 // A client has exactly one message in flight, so the lists are threaded
 // through per-client arrays and nothing is allocated once warm.
 type calendar struct {
-	shift      uint   // bucket width is 2^shift ns
-	span       int64  // buckets in the ring, a power of two ≥ 64
+	shift      uint   // fine bucket width is 2^shift ns
+	logHalf    uint   // a coarse bucket is 2^logHalf fine buckets
+	span       int64  // fine buckets in the ring: two coarse buckets
 	cur        int64  // no message in the ring is in an earlier bucket
 	n          int    // messages in the ring
 	sent       uint64 // messages sent so far, for the sending order
 	head, tail []int32
 	occupied   []uint64 // a bit per bucket that holds messages
 	unsorted   []uint64 // a bit per bucket whose list is out of order
+
+	coarse       int64 // coarse buckets in the coarse ring, a power of two ≥ 64
+	nc           int   // messages in the coarse ring
+	chead, ctail []int32
+	coccupied    []uint64
 
 	// Per client: its message's arrival time and sending number, and the
 	// next client in the same bucket (−1 for the last). One more entry, the
@@ -39,24 +55,35 @@ type calendar struct {
 	next     []int32
 	sentinel int32
 
-	far eventQueue // messages in buckets cur+span and later
+	far eventQueue // messages beyond the coarse ring
 }
 
-// Limits on the ring: its span covers the hops' mean plus four deviations
-// where it can, within maxSpan buckets.
+// Limits on the rings. A coarse bucket, half the ring, spans at least one
+// word of the ring's bitmap, so that pop may look for the next message in
+// cur's word without crossing into another coarse bucket.
 const (
-	minSpan = 64
-	maxSpan = 1 << 16
+	minSpan   = 128
+	maxSpan   = 1 << 16
+	minCoarse = 64
+	maxCoarse = 1 << 12
 )
 
-// reset empties q for clients clients whose hops take |Normal(net, sd)|.
-func (q *calendar) reset(clients int, net, sd time.Duration) {
-	width := max(int64(sd)/int64(clients), 1)
+// reset empties q for clients clients whose messages to the server are
+// due a round trip of about Normal(rtt, sd) after the one before, plus
+// backoff waits of up to wait.
+func (q *calendar) reset(clients int, rtt, sd, wait time.Duration) {
+	width := max(4*int64(sd)/int64(clients), 1)
 	q.shift = uint(bits.Len64(uint64(width)) - 1)
-	reach := (int64(net) + 4*int64(sd)) >> q.shift
+	reach := (int64(rtt) + 4*int64(sd)) >> q.shift
 	q.span = minSpan
 	for q.span < reach && q.span < maxSpan {
 		q.span <<= 1
+	}
+	q.logHalf = uint(bits.TrailingZeros64(uint64(q.span))) - 1
+	reach = (int64(rtt) + 4*int64(sd) + int64(wait)) >> q.shift >> q.logHalf
+	q.coarse = minCoarse
+	for q.coarse < reach && q.coarse < maxCoarse {
+		q.coarse <<= 1
 	}
 	if int64(len(q.head)) != q.span {
 		q.head = make([]int32, q.span)
@@ -66,7 +93,14 @@ func (q *calendar) reset(clients int, net, sd time.Duration) {
 	} else {
 		clear(q.occupied)
 	}
-	q.cur, q.n, q.sent = 0, 0, 0
+	if int64(len(q.chead)) != q.coarse {
+		q.chead = make([]int32, q.coarse)
+		q.ctail = make([]int32, q.coarse)
+		q.coccupied = make([]uint64, q.coarse/64)
+	} else {
+		clear(q.coccupied)
+	}
+	q.cur, q.n, q.nc, q.sent = 0, 0, 0, 0
 	q.far.reset()
 	q.at = grow(q.at, clients+1)
 	q.seq = grow(q.seq, clients+1)
@@ -97,97 +131,177 @@ func grow[T any](s []T, n int) []T {
 func (q *calendar) push(client int32, at time.Duration) {
 	seq := q.sent
 	q.sent++
-	if int64(at)>>q.shift-q.cur >= q.span {
+	if c := int64(at)>>q.shift>>q.logHalf - q.cur>>q.logHalf; c <= 1 { // coarse buckets ahead
+		q.place(client, at, seq)
+	} else {
+		q.later(client, at, seq, c)
+	}
+}
+
+// later puts a message due c ≥ 2 coarse buckets ahead into the coarse
+// ring, or into the heap if it lies beyond that too.
+func (q *calendar) later(client int32, at time.Duration, seq uint64, c int64) {
+	if c-2 >= q.coarse {
 		q.far.insert(event{at: at, seq: seq, client: client})
 		return
 	}
-	q.place(client, at, seq)
+	q.at[client], q.seq[client], q.next[client] = at, seq, -1
+	s := (int64(at) >> q.shift >> q.logHalf) & (q.coarse - 1)
+	w, b := s>>6, uint64(1)<<(s&63)
+	if q.coccupied[w]&b == 0 {
+		q.coccupied[w] |= b
+		q.chead[s] = client
+	} else {
+		q.next[q.ctail[s]] = client
+	}
+	q.ctail[s] = client
+	q.nc++
 }
 
 // place puts a message into its bucket, which must lie in the ring. Whether
 // the bucket was empty is a coin flip, so the two cases are merged with
 // masks instead of a branch: an empty bucket's tail is the sentinel.
 func (q *calendar) place(client int32, at time.Duration, seq uint64) {
-	q.at[client], q.seq[client], q.next[client] = at, seq, -1
+	// The slices in locals: a store through one cannot then make the
+	// compiler load q's fields again.
+	ats, seqs, next, head, tail := q.at, q.seq, q.next, q.head, q.tail
+	occ, uns := q.occupied, q.unsorted
+	ats[client], seqs[client], next[client] = at, seq, -1
 	s := int64(at) >> q.shift & (q.span - 1)
 	w, b := s>>6, uint64(1)<<(s&63)
-	occupied := bit(q.occupied[w]&b != 0)
+	occupied := bit(occ[w]&b != 0)
 	keep := -int32(occupied) // all ones if the bucket holds messages
-	t := q.sentinel ^ (q.sentinel^q.tail[s])&keep
-	q.head[s] ^= (q.head[s] ^ client) &^ keep
-	q.next[t] = client
-	// seq is the larger: only an earlier time breaks the order; an empty
-	// bucket's order is restored.
-	later := bit(at < q.at[t])
-	q.unsorted[w] = q.unsorted[w]&^(b&^-occupied) | b&-(occupied&later)
-	q.occupied[w] |= b
-	q.tail[s] = client
+	t := q.sentinel ^ (q.sentinel^tail[s])&keep
+	head[s] ^= (head[s] ^ client) &^ keep
+	next[t] = client
+	// Only a message due before the tail's, or due with it but sent
+	// earlier, breaks the order; an empty bucket's order is restored.
+	_, later := bits.Sub64(seq, seqs[t], 0)
+	_, later = bits.Sub64(uint64(at), uint64(ats[t]), later)
+	uns[w] = uns[w]&^(b&^-occupied) | b&-(occupied&later)
+	occ[w] |= b
+	tail[s] = client
 	q.n++
 }
 
 // pop removes the earliest message and returns its client and arrival
 // time, or ok false if nothing is in flight.
 func (q *calendar) pop() (client int32, at time.Duration, ok bool) {
-	if q.n == 0 {
-		if q.far.len() == 0 {
-			return 0, 0, false
-		}
-		q.advance(int64(q.far.items[0].at) >> q.shift)
+	if q.n == 0 && !q.refill() {
+		return 0, 0, false
 	}
-	if b := q.cur + q.ahead(); b != q.cur {
-		q.advance(b)
-	}
+	// The first occupied bucket from cur on, most often in cur's word of
+	// the bitmap; the coarse ring and the heap have nothing to give until
+	// cur reaches another coarse bucket.
 	s := q.cur & (q.span - 1)
+	if m := q.occupied[s>>6] >> (s & 63); m != 0 {
+		s += int64(bits.TrailingZeros64(m))
+		q.cur += int64(bits.TrailingZeros64(m))
+	} else if b := q.cur + q.ahead(); b>>q.logHalf != q.cur>>q.logHalf {
+		q.advance(b)
+		s = b & (q.span - 1)
+	} else {
+		q.cur = b
+		s = b & (q.span - 1)
+	}
 	w, b := s>>6, uint64(1)<<(s&63)
 	c := q.head[s]
-	if q.unsorted[w]&b == 0 {
-		q.head[s] = q.next[c]
-	} else { // search the list for its earliest message and unlink it
+	next := q.next[c]
+	if q.unsorted[w]&b != 0 { // search the list for its earliest message and unlink it
 		before, p := int32(-1), c
-		for x := q.next[c]; x >= 0; p, x = x, q.next[x] {
+		for x := next; x >= 0; p, x = x, q.next[x] {
 			if q.at[x] < q.at[c] || q.at[x] == q.at[c] && q.seq[x] < q.seq[c] {
 				before, c = p, x
 			}
 		}
-		if before < 0 {
-			q.head[s] = q.next[c]
-		} else {
+		next = q.head[s]
+		if before >= 0 {
 			q.next[before] = q.next[c]
 			if q.tail[s] == c {
 				q.tail[s] = before
 			}
+		} else {
+			next = q.next[c]
 		}
 	}
-	q.occupied[w] &^= b & -uint64(uint32(q.head[s])>>31) // emptied: head is −1
+	q.head[s] = next
+	q.occupied[w] &^= b & -uint64(uint32(next)>>31) // emptied: head is −1
 	q.n--
 	return c, q.at[c], true
+}
+
+// refill moves the ring on to the earliest message beyond it, when the
+// ring is empty, and reports whether there was one.
+func (q *calendar) refill() bool {
+	if q.nc == 0 && q.far.len() == 0 {
+		return false
+	}
+	target := int64(math.MaxInt64) // the coarse bucket to bring into the ring
+	if q.far.len() > 0 {
+		target = int64(q.far.items[0].at) >> q.shift >> q.logHalf
+	}
+	if q.nc > 0 {
+		from := q.cur>>q.logHalf + 2
+		target = min(target, from+q.coarseAhead(from))
+	}
+	q.advance(max(q.cur, (target-1)<<q.logHalf))
+	return true
+}
+
+// coarseAhead returns how many coarse buckets after from the first
+// occupied one is; the coarse ring must not be empty.
+func (q *calendar) coarseAhead(from int64) int64 {
+	return scan(q.coccupied, from&(q.coarse-1))
 }
 
 // ahead returns how many buckets after cur the first occupied one is; the
 // ring must not be empty.
 func (q *calendar) ahead() int64 {
-	s := q.cur & (q.span - 1)
-	w, words := s>>6, q.span/64
-	if m := q.occupied[w] >> (s & 63); m != 0 {
-		return int64(bits.TrailingZeros64(m))
+	return scan(q.occupied, q.cur&(q.span-1))
+}
+
+// scan returns how many bits after bit s of the circular bitmap m the
+// first set bit is; one must be set.
+func scan(m []uint64, s int64) int64 {
+	w, words := s>>6, int64(len(m))
+	if x := m[w] >> (s & 63); x != 0 {
+		return int64(bits.TrailingZeros64(x))
 	}
 	d := 64 - s&63
 	for i := int64(1); i <= words; i++ {
-		if m := q.occupied[(w+i)&(words-1)]; m != 0 {
-			return d + int64(bits.TrailingZeros64(m))
+		if x := m[(w+i)&(words-1)]; x != 0 {
+			return d + int64(bits.TrailingZeros64(x))
 		}
 		d += 64
 	}
 	panic("contention: calendar ring is empty") // unreachable: n > 0
 }
 
-// advance moves cur to bucket b and brings the messages of the heap that
-// now fall inside the ring into their buckets, in order.
+// advance moves cur to bucket b and brings the messages of the coarse ring
+// and of the heap that now fall inside the ring into their buckets, in
+// order.
 func (q *calendar) advance(b int64) {
+	from, to := q.cur>>q.logHalf+2, b>>q.logHalf+1 // coarse buckets that join the ring
 	q.cur = b
+	if q.nc > 0 {
+		for c := from; c <= to && c < from+q.coarse; c++ {
+			s := c & (q.coarse - 1)
+			w, b := s>>6, uint64(1)<<(s&63)
+			if q.coccupied[w]&b == 0 {
+				continue
+			}
+			q.coccupied[w] &^= b
+			for x := q.chead[s]; x >= 0; {
+				next := q.next[x]
+				q.place(x, q.at[x], q.seq[x])
+				q.nc--
+				x = next
+			}
+		}
+	}
 	for q.far.len() > 0 {
 		e := &q.far.items[0]
-		if int64(e.at)>>q.shift-b >= q.span {
+		if int64(e.at)>>q.shift>>q.logHalf > to {
 			break
 		}
 		q.place(e.client, e.at, e.seq)

@@ -171,19 +171,22 @@ func Run(c Config) (Result, error) {
 	return s.run(c, p, lcg.MustNew(c.Seed)), nil
 }
 
-// The kinds of message in flight.
+// What a client's message in flight is. Only messages to the server are
+// queued: the server's answer travels back in one hop, and what the client
+// then does depends on nothing but its own state and the answer, so the
+// simulation delivers the answer and sends the client's next message as
+// soon as the server answers (the answer's arrival time is still the hop
+// later, and still counts as a delivered message).
 const (
 	readAtServer  uint8 = iota // a client's read request arrives
-	readAtClient               // the version read arrives back
 	writeAtServer              // a conditional write arrives
-	writeAtClient              // the write's outcome arrives back
 )
 
 // client is one client's retry state and its message in flight.
 type client struct {
 	failures int           // failed writes so far
 	prev     time.Duration // the previous backoff wait
-	value    int64         // the version read or carried, or 1 for a committed write
+	version  int64         // the version read, which the write carries
 	kind     uint8         // what the message in flight is
 }
 
@@ -196,7 +199,9 @@ type sim struct {
 
 // run simulates c with policy p (nil: no backoff), drawing from g.
 func (s *sim) run(c Config, p schedule.Policy, g *lcg.LCG) Result {
-	s.queue.reset(c.Clients, c.Net, c.NetSD)
+	// A message to the server is due a round trip after the one before it
+	// (plus any backoff): two hops.
+	s.queue.reset(c.Clients, 2*c.Net, c.NetSD*3/2, c.Cap)
 	s.clients = append(s.clients[:0], make([]client, c.Clients)...)
 	s.net = normal{g: g, mean: float64(c.Net), sd: float64(c.NetSD)}
 	hop := func() time.Duration { return time.Duration(math.Abs(s.net.draw())) }
@@ -213,37 +218,29 @@ func (s *sim) run(c Config, p schedule.Policy, g *lcg.LCG) Result {
 		if !ok {
 			break
 		}
-		r.Events++
+		r.Events += 2 // the message and the server's answer
 		cl := &s.clients[id]
-		if cl.kind == writeAtClient && cl.value == 1 {
-			r.Time = at // committed: this client is done
+		back := at + hop() // when the answer reaches the client
+		if cl.kind == readAtServer {
+			r.Reads++
+			cl.kind, cl.version = writeAtServer, version
+			s.queue.push(id, back+hop())
 			continue
 		}
-		next := at + hop()
-		switch cl.kind {
-		case readAtServer:
-			r.Reads++
-			cl.kind, cl.value = readAtClient, version
-		case readAtClient:
-			cl.kind = writeAtServer // carrying the version read
-		case writeAtServer:
-			r.Writes++
-			cl.kind = writeAtClient
-			if cl.value == version {
-				version++
-				cl.value = 1
-			} else {
-				cl.value = 0
-			}
-		case writeAtClient: // the write failed: back off, then read again
-			cl.kind = readAtServer
-			if p != nil {
-				cl.prev = p.Delay(c.FirstExponent+cl.failures, cl.prev, g)
-				next += cl.prev
-			}
-			cl.failures++
+		r.Writes++
+		if cl.version == version { // committed: this client is done
+			version++
+			r.Time = max(r.Time, back)
+			continue
 		}
-		s.queue.push(id, next)
+		// The write failed: back off, then read again.
+		if p != nil {
+			cl.prev = p.Delay(c.FirstExponent+cl.failures, cl.prev, g)
+			back += cl.prev
+		}
+		cl.failures++
+		cl.kind = readAtServer
+		s.queue.push(id, back+hop())
 	}
 	r.Calls = r.Writes
 	if c.Count == ReadsAndWrites {

@@ -23,10 +23,10 @@
 // runs it gives
 //
 //	                     Summary set   summary's figure   off by
-//	full jitter calls        1,497          1,490          +0.5 %
-//	exponential calls        2,259          2,584           −13 %
-//	full jitter time        4.61 s          3.2 s           +44 %
-//	exponential time        33.5 s           38 s           −12 %
+//	full jitter calls        1,493          1,490          +0.2 %
+//	exponential calls        2,269          2,584           −12 %
+//	full jitter time        4.56 s          3.2 s           +42 %
+//	exponential time        34.0 s           38 s           −10 %
 //
 // Full jitter finishes in 3.2 s only with a cap of about 0.75 s, and that cap
 // cuts exponential backoff's time to about 14 s: the summary's times cannot
@@ -34,9 +34,13 @@
 //
 // The simulation is a discrete-event loop over the messages in flight,
 // delivered by arrival time; two messages due at the same instant are
-// delivered in the order they were sent, so a seed fixes every number. The
-// messages wait in a calendar queue, buckets a fraction of a hop's spread
-// wide, with a heap behind it for the backoff waits that reach further. All
+// delivered in the order they were sent, so a seed fixes every number. Only
+// the messages to the server wait in the queue: the server's answer, what
+// the client does on receiving it (back off, read or write again) and the
+// client's next message depend on nothing else, so they are settled when
+// the server answers. The messages wait in a calendar queue of two levels,
+// fine buckets a fraction of a round trip's spread wide and coarse ones for
+// the backoff waits, with a heap behind it for waits longer still. All
 // randomness (hop delays by a ziggurat over the generator, jittered waits)
 // comes from one seeded [lcg.LCG]. [Repeat] averages many runs drawn from one
 // stream and [Sweep] repeats that over a range of client counts and policies.

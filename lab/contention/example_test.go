@@ -15,7 +15,7 @@ func ExampleRun() {
 	}
 	fmt.Printf("%d writes, everyone committed after %.0f ms\n", r.Writes, r.Time.Seconds()*1000)
 	// Output:
-	// 95 writes, everyone committed after 834 ms
+	// 99 writes, everyone committed after 797 ms
 }
 
 // The five policies at 50 clients, ten runs each: exponential backoff
@@ -30,11 +30,11 @@ func ExampleSweep() {
 		fmt.Printf("%-12s %5.0f writes %6.0f ms\n", m.Config.Policy, m.Calls, m.TimeMS())
 	}
 	// Output:
-	// none           688 writes   1129 ms
-	// exponential    633 writes  36995 ms
-	// full           330 writes   2616 ms
-	// equal          348 writes   4280 ms
-	// decorrelated   373 writes   2024 ms
+	// none           698 writes   1154 ms
+	// exponential    627 writes  36997 ms
+	// full           335 writes   3039 ms
+	// equal          345 writes   4527 ms
+	// decorrelated   382 writes   1991 ms
 }
 
 // A bad parameter is reported by name, with the range allowed.
@@ -58,8 +58,8 @@ func ExampleCurves() {
 		fmt.Printf("%-11s x=%v calls=%.0f\n", c.Policy, c.Clients, c.Calls)
 	}
 	// Output:
-	// exponential x=[10 20 30] calls=[48 150 282]
-	// full        x=[10 20 30] calls=[37 98 171]
+	// exponential x=[10 20 30] calls=[50 143 285]
+	// full        x=[10 20 30] calls=[37 100 174]
 }
 
 // CallsLines and TimeLines draw a sweep as the lesson's two charts, one line
@@ -77,6 +77,6 @@ func ExampleCallsLines() {
 	}
 	// Output:
 	// Calls until every client has committed (mean of 5 runs)
-	// none (retry at once) clients [10 20]  writes per run [48 144]  seconds [0.35 0.56]
-	// full                 clients [10 20]  writes per run [37 98]  seconds [0.37 0.83]
+	// none (retry at once) clients [10 20]  writes per run [53 151]  seconds [0.40 0.60]
+	// full                 clients [10 20]  writes per run [37 100]  seconds [0.39 1.07]
 }

@@ -64,10 +64,30 @@ func newZiggurat() *ziggurat {
 	return &z
 }
 
-// standard returns a Normal(0, 1) variate drawn from g.
+// standard returns a Normal(0, 1) variate drawn from g. Its common case,
+// a point inside its layer's rectangle, is small enough to be inlined; the
+// rest is in rare.
 func (z *ziggurat) standard(g *lcg.LCG) float64 {
+	u := g.Next() // 31 bits
+	i := u >> (zigBits + 1)
+	j := u & (1<<zigBits - 1)
+	if j >= z.k[i] {
+		return z.rare(g, u)
+	}
+	return signed(float64(j)*z.w[i], u)
+}
+
+// signed gives x the sign bit of the draw u, without a branch: a coin
+// flip is the one thing a branch predictor cannot learn.
+func signed(x float64, u uint32) float64 {
+	return math.Float64frombits(math.Float64bits(x) | uint64(u>>zigBits&1)<<63)
+}
+
+// rare finishes a draw u whose point is outside its layer's rectangle: in
+// the base layer's tail, in the wedge under the curve, or outside the
+// curve (then it draws again).
+func (z *ziggurat) rare(g *lcg.LCG, u uint32) float64 {
 	for {
-		u := g.Next() // 31 bits
 		i := u >> (zigBits + 1)
 		j := u & (1<<zigBits - 1)
 		x := float64(j) * z.w[i]
@@ -75,12 +95,11 @@ func (z *ziggurat) standard(g *lcg.LCG) float64 {
 			if i == 0 {
 				x = z.tail(g)
 			} else if z.f[i]+(1-g.Float64())*(z.f[i-1]-z.f[i]) >= math.Exp(-0.5*x*x) {
-				continue // outside the curve: draw again
+				u = g.Next() // outside the curve: draw again
+				continue
 			}
 		}
-		// The sign bit of the draw becomes x's, without a branch: a
-		// coin flip is the one thing a branch predictor cannot learn.
-		return math.Float64frombits(math.Float64bits(x) | uint64(u>>zigBits&1)<<63)
+		return signed(x, u)
 	}
 }
 

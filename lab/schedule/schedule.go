@@ -5,6 +5,8 @@ import (
 	"math"
 	"strings"
 	"time"
+
+	"github.com/backofflab/backofflab/lab/lcg"
 )
 
 // Uniform is a source of uniform draws in [0, 1). *lcg.LCG satisfies it, and
@@ -212,8 +214,14 @@ func window(base, cap time.Duration, m float64, n int) time.Duration {
 // largestBelowOne is the largest float64 less than 1.
 var largestBelowOne = math.Nextafter(1, 0)
 
-// draw takes one draw from r, clamped into [0, 1). A nil r draws 0.5.
+// draw takes one draw from r, clamped into [0, 1). A nil r draws 0.5. The
+// lessons' generator is called directly rather than through the interface
+// (its draws are in [0, 1) already): the simulators call a policy millions
+// of times.
 func draw(r Uniform) float64 {
+	if g, ok := r.(*lcg.LCG); ok {
+		return g.Float64()
+	}
 	if r == nil {
 		return 0.5
 	}

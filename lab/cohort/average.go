@@ -40,17 +40,19 @@ type Summary struct {
 	Runs []Result `json:"-"`
 }
 
-// runner runs one Config, tracing it if asked; the tests swap in the
-// millisecond loop.
+// runner runs one Config, tracing it if asked (enough for Trace.Waves, at
+// least); the tests swap in the millisecond loop.
 type runner func(c Config, traced bool) (Result, *Trace, error)
 
-// simulate is the event-driven runner.
+// simulate is the event-driven runner. Its traces only tally the waves.
 func simulate(c Config, traced bool) (Result, *Trace, error) {
-	if traced {
-		return RunTraced(c)
+	if !traced {
+		r, err := Run(c)
+		return r, nil, err
 	}
-	r, err := Run(c)
-	return r, nil, err
+	tr := &Trace{tally: true}
+	r, err := run(c, tr)
+	return r, tr, err
 }
 
 // Average runs c with seeds c.Seed, c.Seed+1, …, c.Seed+seeds−1 and returns

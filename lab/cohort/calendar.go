@@ -1,9 +1,11 @@
 package cohort
 
 import (
+	"math"
 	"math/bits"
 	"slices"
 	"sync"
+	"time"
 )
 
 // window is how many milliseconds ahead the calendar keeps in its buckets:
@@ -32,6 +34,11 @@ type calendar struct {
 	next     []int32  // the client added before each client to its bucket
 	far      queue    // attempts at or after now+window, as (time, client)
 	batch    []int32  // the bucket being handed out
+
+	// The run's other buffers, kept with the calendar for the next run.
+	retries []int
+	prev    []time.Duration
+	ring    []int64
 }
 
 // calendars keeps a few calendars for reuse, so that a run allocates none
@@ -59,7 +66,16 @@ func newCalendar(clients int) *calendar {
 	clear(q.occupied)
 	q.now, q.pending, q.far = 0, 0, q.far[:0]
 	q.next = slices.Grow(q.next[:0], clients)[:clients]
+	q.retries = zeroed(q.retries, clients)
+	q.prev = zeroed(q.prev, clients)
 	return q
+}
+
+// zeroed returns s resized to n zeros, reusing its array when it can.
+func zeroed[T any](s []T, n int) []T {
+	s = slices.Grow(s[:0], n)[:n]
+	clear(s)
+	return s
 }
 
 // free gives q back for reuse.
@@ -104,16 +120,25 @@ func (q *calendar) take(end int64) (t int64, clients []int32, ok bool) {
 	if t >= end {
 		return 0, nil, false
 	}
-	q.advance(t)
+	if len(q.far) > 0 {
+		q.advance(t)
+	} else {
+		q.now = t
+	}
 	s := t & (window - 1)
 	q.occupied[s>>6] &^= 1 << (s & 63)
+	// The list runs from the latest client added to the first: in
+	// descending client order if it was added in client order.
 	b := q.batch[:0]
-	for c := q.buckets[s]; c >= 0; c = q.next[c] {
+	sorted := true
+	for c, last := q.buckets[s], int32(math.MaxInt32); c >= 0; c = q.next[c] {
 		b = append(b, c)
+		sorted = sorted && c < last
+		last = c
 	}
 	slices.Reverse(b) // the order they were added in
 	q.pending -= len(b)
-	if !slices.IsSorted(b) {
+	if !sorted {
 		slices.Sort(b)
 	}
 	q.batch = b

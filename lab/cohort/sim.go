@@ -95,12 +95,12 @@ func run(c Config, tr *Trace) (Result, error) {
 			q.add(at, int32(i))
 		}
 	}
-	retries := make([]int, c.Clients)
-	prev := make([]time.Duration, c.Clients)
+	retries, prev := q.retries, q.prev
 
 	// Calls in flight complete in the order they were admitted, because
 	// every call takes the same service time: a ring of completion times.
-	ring := make([]int64, min(c.Limit, c.Clients))
+	q.ring = zeroed(q.ring, min(c.Limit, c.Clients))
+	ring := q.ring
 	head, inFlight := 0, 0
 	zeroSince := int64(0) // when the dependency last became empty
 	var idle, lastEnd int64

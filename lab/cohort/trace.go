@@ -27,6 +27,12 @@ type Trace struct {
 	Clients, Limit       int
 	Service, Outage, End time.Duration // End is Result.Finish
 	Attempts             []Attempt
+
+	// A tally keeps only the waves (see Waves), not the attempts: the
+	// spread table's runs need nothing more, and it takes no memory per
+	// attempt.
+	tally bool
+	waves []Wave
 }
 
 // add records an attempt; it does nothing on a nil Trace.
@@ -34,9 +40,12 @@ func (tr *Trace) add(t int64, client int32, retry int, admitted bool) {
 	if tr == nil {
 		return
 	}
-	tr.Attempts = append(tr.Attempts, Attempt{
-		At: time.Duration(t) * time.Millisecond, Client: int(client), Retry: retry, Admitted: admitted,
-	})
+	a := Attempt{At: time.Duration(t) * time.Millisecond, Client: int(client), Retry: retry, Admitted: admitted}
+	if tr.tally {
+		tr.waves = addToWave(tr.waves, a)
+		return
+	}
+	tr.Attempts = append(tr.Attempts, a)
 }
 
 // Count is the calls made in one time bucket.
@@ -176,20 +185,29 @@ func (w Wave) Width() time.Duration { return w.Last - w.First + time.Millisecond
 
 // Waves groups the attempts by retry number, in order of retry number.
 func (tr *Trace) Waves() []Wave {
+	if tr.tally {
+		return slices.Clone(tr.waves)
+	}
 	var waves []Wave
 	for _, a := range tr.Attempts {
-		for len(waves) <= a.Retry {
-			waves = append(waves, Wave{Retry: len(waves), First: -1})
-		}
-		w := &waves[a.Retry]
-		if w.Calls == 0 || a.At < w.First {
-			w.First = a.At
-		}
-		w.Last = max(w.Last, a.At)
-		w.Calls++
-		if a.Admitted {
-			w.Admitted++
-		}
+		waves = addToWave(waves, a)
+	}
+	return waves
+}
+
+// addToWave counts attempt a into its wave and returns the waves.
+func addToWave(waves []Wave, a Attempt) []Wave {
+	for len(waves) <= a.Retry {
+		waves = append(waves, Wave{Retry: len(waves), First: -1})
+	}
+	w := &waves[a.Retry]
+	if w.Calls == 0 || a.At < w.First {
+		w.First = a.At
+	}
+	w.Last = max(w.Last, a.At)
+	w.Calls++
+	if a.Admitted {
+		w.Admitted++
 	}
 	return waves
 }

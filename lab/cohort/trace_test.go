@@ -1,6 +1,7 @@
 package cohort
 
 import (
+	"reflect"
 	"testing"
 	"time"
 )
@@ -113,5 +114,31 @@ func TestBucketsWidth(t *testing.T) {
 	}
 	if n := len(tr.Buckets(50 * time.Millisecond)); n != 5 {
 		t.Errorf("Buckets(50ms) has %d buckets, want 5", n)
+	}
+}
+
+// The event-driven runner's traces only tally the waves; the spread table
+// must come out exactly as from full traces.
+func TestTallyGivesTheSpreadTableOfFullTraces(t *testing.T) {
+	full := func(c Config, traced bool) (Result, *Trace, error) {
+		if !traced {
+			r, err := Run(c)
+			return r, nil, err
+		}
+		return RunTraced(c)
+	}
+	for _, p := range DefaultLineup() {
+		c := Main(p.Policy)
+		got, err := spreadTable(simulate, c, DefaultSpreads, 5)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want, err := spreadTable(full, c, DefaultSpreads, 5)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !reflect.DeepEqual(got, want) {
+			t.Errorf("%s: spread table from tallies\n%+v\nfrom full traces\n%+v", p.Name, got, want)
+		}
 	}
 }

@@ -27,13 +27,13 @@ const window = 1 << 12
 // added before it: half the memory of a head and a tail, so that the
 // buckets stay in the fastest cache. take reverses the list it hands out.
 type calendar struct {
-	now      int64    // no pending attempt is earlier
-	buckets  []int32  // each bucket's latest client; valid only where occupied
-	occupied []uint64 // one bit per bucket
-	pending  int      // attempts in the buckets
-	next     []int32  // the client added before each client to its bucket
-	far      queue    // attempts at or after now+window, as (time, client)
-	batch    []int32  // the bucket being handed out
+	now      int64               // no pending attempt is earlier
+	buckets  [window]int32       // each bucket's latest client; valid only where occupied
+	occupied [window / 64]uint64 // one bit per bucket
+	pending  int                 // attempts in the buckets
+	next     []int32             // the client added before each client to its bucket
+	far      queue               // attempts at or after now+window, as (time, client)
+	batch    []int32             // the bucket being handed out
 
 	// The run's other buffers, kept with the calendar for the next run.
 	retries []int
@@ -61,9 +61,9 @@ func newCalendar(clients int) *calendar {
 	}
 	calendars.Unlock()
 	if q == nil {
-		q = &calendar{buckets: make([]int32, window), occupied: make([]uint64, window/64)}
+		q = new(calendar)
 	}
-	clear(q.occupied)
+	clear(q.occupied[:])
 	q.now, q.pending, q.far = 0, 0, q.far[:0]
 	q.next = slices.Grow(q.next[:0], clients)[:clients]
 	q.retries = zeroed(q.retries, clients)
@@ -87,11 +87,11 @@ func (q *calendar) free() {
 	calendars.Unlock()
 }
 
-// add schedules client's next attempt at t ≥ now.
+// add schedules client's next attempt at t ≥ now. It is small enough to
+// be inlined into the simulator's loop.
 func (q *calendar) add(t int64, client int32) {
 	if t-q.now >= window {
-		q.far = append(q.far, event{t, client})
-		q.far.up(len(q.far) - 1)
+		q.addFar(t, client)
 		return
 	}
 	s := t & (window - 1)
@@ -104,6 +104,12 @@ func (q *calendar) add(t int64, client int32) {
 	q.occupied[w] |= bit
 	q.buckets[s] = client
 	q.pending++
+}
+
+// addFar schedules an attempt beyond the window, in the heap.
+func (q *calendar) addFar(t int64, client int32) {
+	q.far = append(q.far, event{t, client})
+	q.far.up(len(q.far) - 1)
 }
 
 // take removes the earliest bucket before end and returns its time and its

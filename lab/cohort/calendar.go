@@ -1,7 +1,6 @@
 package cohort
 
 import (
-	"math"
 	"math/bits"
 	"slices"
 	"sync"
@@ -20,26 +19,28 @@ const window = 1 << 12
 // binary heap for the attempts further ahead. A bucket is handed out whole,
 // in client order, as the millisecond loop would meet its clients, so a call
 // costs O(1) however many clients share its millisecond. Clients added to a
-// bucket from one earlier millisecond arrive in client order already; only
-// a bucket filled from several needs sorting, and such buckets are small.
-//
-// A bucket is only its latest client, each client pointing to the one
-// added before it: half the memory of a head and a tail, so that the
-// buckets stay in the fastest cache. take reverses the list it hands out.
+// bucket from one earlier millisecond arrive in client order already, and
+// the list is handed out as it is; only a bucket filled out of order (from
+// several milliseconds) is sorted first, and such buckets are small.
 type calendar struct {
 	now      int64               // no pending attempt is earlier
-	buckets  [window]int32       // each bucket's latest client; valid only where occupied
+	buckets  [window]bucket      // valid only where occupied
 	occupied [window / 64]uint64 // one bit per bucket
-	pending  int                 // attempts in the buckets
-	next     []int32             // the client added before each client to its bucket
+	unsorted [window / 64]uint64 // one bit per bucket whose list is out of client order
+	pending  int                 // occupied buckets
+	next     []int32             // the client after each client in its bucket (−1: none)
 	far      queue               // attempts at or after now+window, as (time, client)
-	batch    []int32             // the bucket being handed out
+	batch    []int32             // for sorting a bucket
 
 	// The run's other buffers, kept with the calendar for the next run.
 	retries []int
 	prev    []time.Duration
 	ring    []int64
 }
+
+// bucket is a millisecond's list of clients, threaded through next: its
+// first and its last client, side by side in one cache line.
+type bucket struct{ head, tail int32 }
 
 // calendars keeps a few calendars for reuse, so that a run allocates none
 // once warm. (Not a sync.Pool, which a collection may empty: a run's
@@ -96,14 +97,20 @@ func (q *calendar) add(t int64, client int32) {
 	}
 	s := t & (window - 1)
 	w, bit := s>>6, uint64(1)<<(s&63)
-	before := q.buckets[s]
+	b := &q.buckets[s]
 	if q.occupied[w]&bit == 0 {
-		before = -1 // the end of the list
+		q.occupied[w] |= bit
+		q.unsorted[w] &^= bit
+		b.head = client
+		q.pending++
+	} else {
+		q.next[b.tail] = client
+		if client < b.tail {
+			q.unsorted[w] |= bit
+		}
 	}
-	q.next[client] = before
-	q.occupied[w] |= bit
-	q.buckets[s] = client
-	q.pending++
+	b.tail = client
+	q.next[client] = -1
 }
 
 // addFar schedules an attempt beyond the window, in the heap.
@@ -112,19 +119,25 @@ func (q *calendar) addFar(t int64, client int32) {
 	q.far.up(len(q.far) - 1)
 }
 
-// take removes the earliest bucket before end and returns its time and its
-// clients in client order, or ok false if no attempt is due before end.
-// The slice is valid until the next call.
-func (q *calendar) take(end int64) (t int64, clients []int32, ok bool) {
+// take removes the earliest bucket before end and returns its time and the
+// first of its clients, in client order, or ok false if no attempt is due
+// before end. The next client is q.next[client], until −1; read it before
+// adding the client again.
+func (q *calendar) take(end int64) (t int64, first int32, ok bool) {
 	if q.pending == 0 {
 		if len(q.far) == 0 || q.far[0].at >= end {
-			return 0, nil, false
+			return 0, 0, false
 		}
 		q.advance(q.far[0].at)
 	}
-	t = q.now + q.ahead()
+	// The next occupied bucket, most often in now's word of the bitmap.
+	if s := q.now & (window - 1); q.occupied[s>>6]>>(s&63) != 0 {
+		t = q.now + int64(bits.TrailingZeros64(q.occupied[s>>6]>>(s&63)))
+	} else {
+		t = q.now + q.ahead()
+	}
 	if t >= end {
-		return 0, nil, false
+		return 0, 0, false
 	}
 	if len(q.far) > 0 {
 		q.advance(t)
@@ -132,23 +145,23 @@ func (q *calendar) take(end int64) (t int64, clients []int32, ok bool) {
 		q.now = t
 	}
 	s := t & (window - 1)
-	q.occupied[s>>6] &^= 1 << (s & 63)
-	// The list runs from the latest client added to the first: in
-	// descending client order if it was added in client order.
-	b := q.batch[:0]
-	sorted := true
-	for c, last := q.buckets[s], int32(math.MaxInt32); c >= 0; c = q.next[c] {
-		b = append(b, c)
-		sorted = sorted && c < last
-		last = c
-	}
-	slices.Reverse(b) // the order they were added in
-	q.pending -= len(b)
-	if !sorted {
+	w, bit := s>>6, uint64(1)<<(s&63)
+	q.occupied[w] &^= bit
+	q.pending--
+	first = q.buckets[s].head
+	if q.unsorted[w]&bit != 0 { // sort the list and link it again
+		b := q.batch[:0]
+		for c := first; c >= 0; c = q.next[c] {
+			b = append(b, c)
+		}
 		slices.Sort(b)
+		for i, c := range b[:len(b)-1] {
+			q.next[c] = b[i+1]
+		}
+		q.next[b[len(b)-1]] = -1
+		first, q.batch = b[0], b
 	}
-	q.batch = b
-	return t, b, true
+	return t, first, true
 }
 
 // ahead returns how far after now the first occupied bucket is; there must

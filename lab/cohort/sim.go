@@ -119,16 +119,19 @@ func run(c Config, tr *Trace) (Result, error) {
 	bucket, inBucket := int64(-1), 0
 	inMilli := 0
 	for {
-		t, clients, ok := q.take(horizon)
+		t, first, ok := q.take(horizon)
 		if !ok {
 			break
 		}
-		complete(t)
+		if inFlight > 0 && ring[head] <= t {
+			complete(t)
+		}
 		if b := t / msec(Bucket); b != bucket {
 			bucket, inBucket = b, 0
 		}
 		inMilli = 0
-		for _, id := range clients {
+		for id, after := first, int32(0); id >= 0; id = after {
+			after = q.next[id] // before id is added again
 			if r.Calls == budget {
 				return Result{}, fmt.Errorf("%w: more than %d calls before %v (raise the call budget, MaxCalls or --max-calls, or shorten the horizon)", ErrTooManyCalls, budget, time.Duration(t)*time.Millisecond)
 			}

@@ -28,7 +28,7 @@ type calendar struct {
 	occupied [window / 64]uint64 // one bit per bucket
 	unsorted [window / 64]uint64 // one bit per bucket whose list is out of client order
 	pending  int                 // occupied buckets
-	next     []int32             // the client after each client in its bucket (−1: none)
+	next     []int32             // the client after each client in its bucket, up to its tail
 	far      queue               // attempts at or after now+window, as (time, client)
 	batch    []int32             // for sorting a bucket
 
@@ -65,6 +65,7 @@ func newCalendar(clients int) *calendar {
 		q = new(calendar)
 	}
 	clear(q.occupied[:])
+	clear(q.unsorted[:])
 	q.now, q.pending, q.far = 0, 0, q.far[:0]
 	q.next = slices.Grow(q.next[:0], clients)[:clients]
 	q.retries = zeroed(q.retries, clients)
@@ -88,19 +89,23 @@ func (q *calendar) free() {
 	calendars.Unlock()
 }
 
-// add schedules client's next attempt at t ≥ now. It is small enough to
-// be inlined into the simulator's loop.
+// add schedules client's next attempt at t ≥ now.
 func (q *calendar) add(t int64, client int32) {
 	if t-q.now >= window {
 		q.addFar(t, client)
 		return
 	}
+	q.addNear(t, client)
+}
+
+// addNear schedules client's next attempt at t in [now, now+window). It is
+// small enough to be inlined into the simulator's loop.
+func (q *calendar) addNear(t int64, client int32) {
 	s := t & (window - 1)
 	w, bit := s>>6, uint64(1)<<(s&63)
 	b := &q.buckets[s]
 	if q.occupied[w]&bit == 0 {
-		q.occupied[w] |= bit
-		q.unsorted[w] &^= bit
+		q.occupied[w] |= bit // and its unsorted bit is clear: see take
 		b.head = client
 		q.pending++
 	} else {
@@ -110,7 +115,6 @@ func (q *calendar) add(t int64, client int32) {
 		}
 	}
 	b.tail = client
-	q.next[client] = -1
 }
 
 // addFar schedules an attempt beyond the window, in the heap.
@@ -120,13 +124,13 @@ func (q *calendar) addFar(t int64, client int32) {
 }
 
 // take removes the earliest bucket before end and returns its time and the
-// first of its clients, in client order, or ok false if no attempt is due
-// before end. The next client is q.next[client], until −1; read it before
-// adding the client again.
-func (q *calendar) take(end int64) (t int64, first int32, ok bool) {
+// first and the last of its clients, in client order, or ok false if no
+// attempt is due before end. The client after c is q.next[c] (read it
+// before adding c again), up to last.
+func (q *calendar) take(end int64) (t int64, first, last int32, ok bool) {
 	if q.pending == 0 {
 		if len(q.far) == 0 || q.far[0].at >= end {
-			return 0, 0, false
+			return 0, 0, 0, false
 		}
 		q.advance(q.far[0].at)
 	}
@@ -137,7 +141,7 @@ func (q *calendar) take(end int64) (t int64, first int32, ok bool) {
 		t = q.now + q.ahead()
 	}
 	if t >= end {
-		return 0, 0, false
+		return 0, 0, 0, false
 	}
 	if len(q.far) > 0 {
 		q.advance(t)
@@ -148,20 +152,21 @@ func (q *calendar) take(end int64) (t int64, first int32, ok bool) {
 	w, bit := s>>6, uint64(1)<<(s&63)
 	q.occupied[w] &^= bit
 	q.pending--
-	first = q.buckets[s].head
+	first, last = q.buckets[s].head, q.buckets[s].tail
 	if q.unsorted[w]&bit != 0 { // sort the list and link it again
-		b := q.batch[:0]
-		for c := first; c >= 0; c = q.next[c] {
+		q.unsorted[w] &^= bit
+		b := append(q.batch[:0], first)
+		for c := first; c != last; {
+			c = q.next[c]
 			b = append(b, c)
 		}
 		slices.Sort(b)
 		for i, c := range b[:len(b)-1] {
 			q.next[c] = b[i+1]
 		}
-		q.next[b[len(b)-1]] = -1
-		first, q.batch = b[0], b
+		first, last, q.batch = b[0], b[len(b)-1], b
 	}
-	return t, first, true
+	return t, first, last, true
 }
 
 // ahead returns how far after now the first occupied bucket is; there must

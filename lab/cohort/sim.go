@@ -119,7 +119,7 @@ func run(c Config, tr *Trace) (Result, error) {
 	bucket, inBucket := int64(-1), 0
 	inMilli := 0
 	for {
-		t, first, ok := q.take(horizon)
+		t, first, last, ok := q.take(horizon)
 		if !ok {
 			break
 		}
@@ -130,8 +130,8 @@ func run(c Config, tr *Trace) (Result, error) {
 			bucket, inBucket = b, 0
 		}
 		inMilli = 0
-		for id, after := first, int32(0); id >= 0; id = after {
-			after = q.next[id] // before id is added again
+		for id, after, end := first, int32(0), false; !end; id = after {
+			after, end = q.next[id], id == last // before id is added again
 			if r.Calls == budget {
 				return Result{}, fmt.Errorf("%w: more than %d calls before %v (raise the call budget, MaxCalls or --max-calls, or shorten the horizon)", ErrTooManyCalls, budget, time.Duration(t)*time.Millisecond)
 			}
@@ -159,8 +159,12 @@ func run(c Config, tr *Trace) (Result, error) {
 			retries[id]++
 			prev[id] = d
 			// t < MaxHorizon in ms and d/ms < 2⁶³/10⁶, so the sum cannot overflow.
-			if next := t + max(msec(d), 1); next < horizon {
-				q.add(next, id)
+			if next := t + max(msec(d), 1); next >= horizon {
+				// not retried within the horizon
+			} else if next-q.now < window {
+				q.addNear(next, id) // inlined: most waits are within the window
+			} else {
+				q.addFar(next, id)
 			}
 		}
 		r.PeakPer100ms = max(r.PeakPer100ms, inBucket)

@@ -105,7 +105,8 @@ func (m *Model) run(slot time.Duration) (Result, error) {
 //     cannot learn): an attempt counts while its client goes on, and the
 //     client's outcome follows from how many attempts it made;
 //   - skips even that bookkeeping for the first attempts, those that fail
-//     inside the window whatever the draw;
+//     inside the window whatever the draw, and the test of the window for
+//     the attempts that fall inside it whatever the draw;
 //   - finds an attempt's slot by a multiplication instead of a division.
 func (m *Model) count(r *Result) {
 	c := r.Config
@@ -122,7 +123,11 @@ func (m *Model) count(r *Result) {
 	for sure < attempts && k.time(m.plan[sure].nominal, lcg.Modulus-1) < k.stay {
 		sure++
 	}
-	k.sure, k.rest = m.plan[:sure], m.plan[sure:]
+	inside := sure
+	for inside < attempts && k.time(m.plan[inside].nominal, lcg.Modulus-1) < k.window {
+		inside++
+	}
+	k.sure, k.in, k.rest = m.plan[:sure], m.plan[sure:inside], m.plan[inside:]
 	next := m.next
 	var stopped, past, left, pastLeft int
 	// The generator's state before the client's first draw, stepped as
@@ -157,10 +162,12 @@ type step struct {
 
 // counter counts one client's attempts at a time into a histogram.
 type counter struct {
-	counts     []int
-	sure, rest []step // the attempts that always fail in the window; the others
-	div        divider
-	lo, w      float64 // the jitter band: lo + w·u, w scaled by 2⁻³¹ (see time)
+	counts []int
+	// The attempts that always fail in the window; then those that are
+	// always in the window; then the others.
+	sure, in, rest []step
+	div            divider
+	lo, w          float64 // the jitter band: lo + w·u, w scaled by 2⁻³¹ (see time)
 	// An attempt at a time before stay fails inside the window; one before
 	// window is counted.
 	stay, window uint64
@@ -195,6 +202,12 @@ func (k *counter) client(state uint32) (went, past int) {
 	went = len(k.sure)
 	stay, window := k.stay, k.window
 	live := 1 // the client goes on
+	for _, p := range k.in {
+		at := k.at(p, state)
+		counts[div.quo(at)] += live
+		live &= bit(at < stay)
+		went += live
+	}
 	for _, p := range k.rest {
 		at := k.at(p, state)
 		in := bit(at < window)

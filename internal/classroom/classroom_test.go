@@ -1,0 +1,248 @@
+package classroom
+
+import (
+	"bytes"
+	"encoding/csv"
+	"encoding/json"
+	"fmt"
+	"os"
+	"os/exec"
+	"os/user"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/backofflab/backofflab/internal/jupytertest"
+	"github.com/backofflab/backofflab/internal/proctag"
+)
+
+// class is a running class of three learners (A, B, C) and an instructor.
+type class struct {
+	repo, instance, url, tag string
+	learners                 []string
+	instructor               string
+	passwords                map[string]string
+	config                   string // the class's configuration folder (learner/, instructor/)
+}
+
+func (c *class) venv() string { return filepath.Join(c.repo, ".cache", "class", "venv") }
+
+// startClass starts a class with a fresh roster of three and registers its stop, which also
+// checks that nothing is left behind.
+func startClass(t *testing.T) *class {
+	t.Helper()
+	if testing.Short() {
+		t.Skip("starts JupyterHub and creates system accounts; run without -short")
+	}
+	if os.Getuid() != 0 {
+		t.Fatal("the class tests create system accounts and need root (CI runs as root): run them as root, or run go test -short")
+	}
+	repo := jupytertest.Repo()
+	id := proctag.New()[:6]
+	c := &class{repo: repo, instance: "t" + id, tag: proctag.New(), instructor: "blt" + id + "-i"}
+	for _, s := range []string{"a", "b", "c"} {
+		c.learners = append(c.learners, "blt"+id+"-"+s)
+	}
+	roster := filepath.Join(t.TempDir(), "roster.csv")
+	var b strings.Builder
+	b.WriteString("username,display name\n")
+	for i, u := range c.learners {
+		fmt.Fprintf(&b, "%s,Learner %c\n", u, 'A'+i)
+	}
+	if err := os.WriteFile(roster, []byte(b.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	port := freePort(t)
+	c.url = fmt.Sprintf("http://127.0.0.1:%d", port)
+	c.config = filepath.Join(repo, ".cache", "class", c.instance, "config")
+	t.Cleanup(func() { c.stop(t) })
+	cmd := exec.Command(filepath.Join(repo, "scripts", "class"), "--roster", roster, "--port", strconv.Itoa(port), "--instructor", c.instructor)
+	cmd.Env = c.env(os.Environ(), "BACKOFFLAB_CPU_SECONDS=10")
+	start := time.Now()
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		t.Fatalf("scripts/class: %v\n%s", err, out)
+	}
+	t.Logf("class started in %v", time.Since(start).Round(time.Second))
+	pw, err := os.ReadFile(filepath.Join(repo, ".cache", "class", c.instance, "state", "passwords.csv"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	recs, err := csv.NewReader(bytes.NewReader(pw)).ReadAll()
+	if err != nil {
+		t.Fatal(err)
+	}
+	c.passwords = map[string]string{}
+	for _, r := range recs {
+		c.passwords[r[0]] = r[len(r)-1]
+	}
+	for _, u := range append(c.learners, c.instructor) {
+		if c.passwords[u] == "" {
+			t.Fatalf("scripts/class printed no password for %s", u)
+		}
+		if !strings.Contains(string(out), c.passwords[u]) {
+			t.Errorf("scripts/class did not print %s's password for the instructor", u)
+		}
+	}
+	return c
+}
+
+func (c *class) env(base []string, extra ...string) []string {
+	return append(proctag.Env(base, c.tag), append([]string{"BACKOFFLAB_CLASS_INSTANCE=" + c.instance}, extra...)...)
+}
+
+// stop stops the class and checks that no process and no account of it is left.
+func (c *class) stop(t *testing.T) {
+	cmd := exec.Command(filepath.Join(c.repo, "scripts", "class"), "--stop")
+	cmd.Env = c.env(os.Environ())
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Errorf("scripts/class --stop: %v\n%s", err, out)
+	}
+	if left := proctag.Stop(c.tag, 5*time.Second); len(left) > 0 {
+		t.Errorf("scripts/class --stop left processes running (now killed): %v", left)
+	}
+	for _, u := range append(c.learners, c.instructor) {
+		if _, err := user.Lookup(u); err == nil {
+			t.Errorf("scripts/class --stop left the account %s (now removed)", u)
+			_ = exec.Command("userdel", "-r", u).Run()
+		}
+	}
+	_ = os.RemoveAll(filepath.Join(c.repo, ".cache", "class", c.instance))
+}
+
+// client runs class/client.py and decodes the JSON it prints into v.
+func (c *class) client(t *testing.T, v any, args ...string) {
+	t.Helper()
+	cmd := exec.Command(filepath.Join(c.repo, ".cache", "venv", "bin", "python"), append([]string{filepath.Join(c.repo, "class", "client.py")}, args...)...)
+	cmd.Env = c.env(os.Environ())
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("client.py %s: %v\n%s", args[0], err, stderr.String())
+	}
+	if err := json.Unmarshal(out, v); err != nil {
+		t.Fatalf("client.py %s printed %q: %v", args[0], out, err)
+	}
+}
+
+// cellResult is what client.py's cell command reports.
+type cellResult struct {
+	Seconds float64
+	Status  string
+	Failed  bool
+	Output  string
+}
+
+// cell runs code in a fresh kernel of the user's server.
+func (c *class) cell(t *testing.T, u, code string) cellResult {
+	t.Helper()
+	var r cellResult
+	c.client(t, &r, "cell", c.url, u, c.passwords[u], code)
+	return r
+}
+
+// as runs a command as the account u, in dir, with the class's configuration for role.
+func (c *class) as(t *testing.T, u, role, dir string, args ...string) string {
+	t.Helper()
+	home := filepath.Join("/home", u)
+	full := append([]string{"-u", u, "--", "env", "HOME=" + home, "USER=" + u,
+		"PATH=" + filepath.Join(c.venv(), "bin") + ":" + os.Getenv("PATH"),
+		"JUPYTER_CONFIG_PATH=" + filepath.Join(c.config, role),
+		"BACKOFFLAB_CLASS=1"}, args...)
+	cmd := exec.Command("runuser", full...)
+	cmd.Dir = dir
+	cmd.Env = c.env(os.Environ())
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		t.Fatalf("%s as %s: %v\n%s", strings.Join(args, " "), u, err, out)
+	}
+	return string(out)
+}
+
+func freePort(t *testing.T) int {
+	t.Helper()
+	for p := 18200 + os.Getpid()%500; p < 19000; p++ {
+		if exec.Command("sh", "-c", fmt.Sprintf("exec 3<>/dev/tcp/127.0.0.1/%d", p)).Run() != nil {
+			return p
+		}
+	}
+	t.Fatal("no free port from 18200 to 19000")
+	return 0
+}
+
+func TestClass(t *testing.T) {
+	c := startClass(t)
+	a, b, _ := c.learners[0], c.learners[1], c.learners[2]
+
+	t.Run("LearnersAreIsolated", func(t *testing.T) {
+		// B's server runs (so that its URL routes to it), and A asks for B's things.
+		if r := c.cell(t, b, `import "fmt"`+"\nfunc main() { fmt.Println(\"B here\") }"); r.Failed || !strings.Contains(r.Output, "B here") {
+			t.Fatalf("B's first cell: %+v", r)
+		}
+		var codes map[string]int
+		paths := []string{
+			"/user/" + b + "/api/contents/notebooks",
+			"/user/" + b + "/lab",
+			"/hub/api/users/" + b,
+			"/user/" + c.instructor + "/formgrader",
+			"/user/" + c.instructor + "/api/contents/course",
+		}
+		c.client(t, &codes, append([]string{"get", c.url, a, c.passwords[a]}, paths...)...)
+		for _, p := range paths {
+			if codes[p] != 403 && codes[p] != 404 {
+				t.Errorf("learner A got HTTP %d for %s, want 403 or 404", codes[p], p)
+			}
+		}
+		// A's own notebooks: there, copied on first login.
+		c.client(t, &codes, "get", c.url, a, c.passwords[a], "/user/"+a+"/api/contents/notebooks/01-waves.ipynb")
+		if got := codes["/user/"+a+"/api/contents/notebooks/01-waves.ipynb"]; got != 200 {
+			t.Errorf("A's own copy of lesson 01: HTTP %d, want 200", got)
+		}
+		r := c.cell(t, a, fmt.Sprintf(`import ("fmt"; "os")
+func main() {
+	_, err := os.ReadFile("/home/%[1]s/notebooks/01-waves.ipynb")
+	fmt.Println("read:", err)
+	err = os.WriteFile("/home/%[1]s/notebooks/mine.txt", []byte("A was here"), 0o644)
+	fmt.Println("write:", err)
+}`, b))
+		if r.Failed || strings.Count(r.Output, "permission denied") != 2 {
+			t.Errorf("A's cell reading and writing B's notebooks: want both to fail with permission denied, got %+v", r)
+		}
+	})
+
+	t.Run("RunawayCellsAreStopped", func(t *testing.T) {
+		var wg sync.WaitGroup
+		var loop, oom cellResult
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			loop = c.cell(t, a, "func main() { n := 0; for { n++ } }")
+		}()
+		time.Sleep(2 * time.Second)
+		// While A's cell spins, B's kernel answers and the hub serves.
+		if r := c.cell(t, b, `import "fmt"`+"\nfunc main() { fmt.Println(6 * 7) }"); r.Failed || !strings.Contains(r.Output, "42") {
+			t.Errorf("B's cell while A's loops: %+v", r)
+		}
+		wg.Wait()
+		// (Go programs ignore SIGXCPU: the hard limit's SIGKILL stops the cell, and GoNB says so.)
+		if !loop.Failed || !strings.Contains(loop.Output, "signal: killed") {
+			t.Errorf("a cell that loops forever: want it killed by the CPU limit, saying so; got %+v", loop)
+		}
+		oom = c.cell(t, a, `func main() { var keep [][]byte; for { b := make([]byte, 64<<20); b[0] = 1; keep = append(keep, b) } }`)
+		if !oom.Failed || !strings.Contains(oom.Output, "out of memory") {
+			t.Errorf("a cell that allocates without end: want it stopped, saying out of memory; got %+v", oom)
+		}
+		if r := c.cell(t, a, `import "fmt"`+"\nfunc main() { fmt.Println(\"still here\") }"); r.Failed || !strings.Contains(r.Output, "still here") {
+			t.Errorf("A's next cell after the runaways: %+v", r)
+		}
+	})
+
+	t.Run("NbgraderRoundTrip", func(t *testing.T) { nbgraderRoundTrip(t, c) })
+
+	// Stopping leaves nothing: checked by c.stop, which runs here (and again, harmlessly, at cleanup).
+	c.stop(t)
+}

@@ -43,13 +43,20 @@ func AssetPaths() []string {
 	}
 }
 
+// SiteAssetPath is the path, relative to the page, at which the fragment
+// looks for the echarts script last: where the static HTML edition of the
+// course (scripts/build-site) puts it beside its pages, so that a page
+// opened from disk or from any static file server finds it.
+const SiteAssetPath = NotebookAssetsDir + "/" + EChartsAssetName
+
 // LoaderJS returns the JavaScript source of the function
 //
 //	backofflabLoadECharts(done, fail)
 //
 // that every fragment embeds. It finds the Jupyter base URL (the "baseUrl"
 // of <script id="jupyter-config-data"> in JupyterLab and Notebook 7, "/"
-// otherwise) and the candidate URLs base + [AssetPaths]. Then it calls
+// otherwise) and the candidate URLs base + [AssetPaths], then
+// [SiteAssetPath] relative to the page. Then it calls
 // done(window.echarts) if echarts is already loaded; else it adds a <script>
 // for the first candidate and, on error, for the next (hiding a stray AMD
 // define meanwhile, so that echarts sets window.echarts), then calls done or
@@ -61,7 +68,7 @@ func LoaderJS() string {
 	for _, p := range AssetPaths() {
 		paths = append(paths, strconv.Quote(p))
 	}
-	return strings.NewReplacer("$PATHS", strings.Join(paths, ", ")).Replace(loaderTemplate)
+	return strings.NewReplacer("$PATHS", strings.Join(paths, ", "), "$SITE", strconv.Quote(SiteAssetPath)).Replace(loaderTemplate)
 }
 
 const loaderTemplate = `function backofflabLoadECharts(done, fail) {
@@ -74,7 +81,7 @@ const loaderTemplate = `function backofflabLoadECharts(done, fail) {
     }
   } catch (e) {}
   if (base.charAt(base.length - 1) !== "/") base += "/";
-  var urls = [$PATHS].map(function (p) { return base + p; });
+  var urls = [$PATHS].map(function (p) { return base + p; }).concat([$SITE]);
   if (w.echarts && typeof w.echarts.init === "function") {
     setTimeout(function () { done(w.echarts); }, 0);
     return;
@@ -218,23 +225,11 @@ func fragment(obj map[string]interface{}, height int) (string, error) {
 	if height == 0 {
 		height = 400
 	}
-	var buf bytes.Buffer
-	enc := json.NewEncoder(&buf)
-	enc.SetEscapeHTML(false)
-	if err := enc.Encode(obj); err != nil {
-		return "", fmt.Errorf("chart: encoding echarts options: %w", err)
+	option, err := encodeOption(obj)
+	if err != nil {
+		return "", err
 	}
-	option := strings.TrimSpace(funcMarker.ReplaceAllString(buf.String(), ""))
-	// Keep "</script>" inside a string from closing the script element.
-	option = strings.ReplaceAll(option, "</", `<\/`)
-
-	sum := sha256.Sum256([]byte(strconv.Itoa(height) + "\n" + option))
-	hash := hex.EncodeToString(sum[:6])
-	idCounts.Lock()
-	idCounts.n[hash]++
-	n := idCounts.n[hash]
-	idCounts.Unlock()
-	id := "backofflab-chart-" + hash + "-" + strconv.Itoa(n)
+	id := fragmentID("backofflab-chart-", strconv.Itoa(height)+"\n"+option)
 
 	loader := strings.ReplaceAll(LoaderJS(), "\n", "\n  ")
 	return strings.NewReplacer(
@@ -244,6 +239,32 @@ func fragment(obj map[string]interface{}, height int) (string, error) {
 		"$LOADER", loader,
 		"$HELP", helpText,
 	).Replace(fragmentTemplate), nil
+}
+
+// encodeOption returns v (an echarts option or a part of one) as the
+// JavaScript source of its value: JSON with go-echarts' function markers
+// removed and "</" escaped, so that it cannot close the script element.
+func encodeOption(v interface{}) (string, error) {
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(v); err != nil {
+		return "", fmt.Errorf("chart: encoding echarts options: %w", err)
+	}
+	option := strings.TrimSpace(funcMarker.ReplaceAllString(buf.String(), ""))
+	return strings.ReplaceAll(option, "</", `<\/`), nil
+}
+
+// fragmentID returns prefix + 12 hex digits of a hash of content + "-" +
+// the number of fragments with that hash made so far by the process.
+func fragmentID(prefix, content string) string {
+	sum := sha256.Sum256([]byte(content))
+	hash := hex.EncodeToString(sum[:6])
+	idCounts.Lock()
+	idCounts.n[hash]++
+	n := idCounts.n[hash]
+	idCounts.Unlock()
+	return prefix + hash + "-" + strconv.Itoa(n)
 }
 
 // baseOptions sets what all interactive figures of this package share:
@@ -351,8 +372,22 @@ func trimFloat(x float64) string {
 // (stacked layers), a tooltip per slot, a legend for named layers, zooming
 // on the time axis, the annotations as mark lines and areas.
 func (h Histogram) HTML() (string, error) {
-	if _, err := h.Plot(); err != nil { // the same checks as the static figure
+	o, err := h.Option()
+	if err != nil {
 		return "", err
+	}
+	return fragment(o, h.Height())
+}
+
+// Height returns the height in pixels of the figure's interactive form:
+// the static height plus room for the zoom slider.
+func (h Histogram) Height() int { return heightPixels(h.FigureSize()) }
+
+// Option returns the echarts option object that [Histogram.HTML] draws,
+// for an [Explorable] to switch between.
+func (h Histogram) Option() (map[string]interface{}, error) {
+	if _, err := h.Plot(); err != nil { // the same checks as the static figure
+		return nil, err
 	}
 	layers, _ := h.layers()
 	n := len(layers[0].Counts)
@@ -396,11 +431,7 @@ func (h Histogram) HTML() (string, error) {
 		i := math.Floor((x - start) / slot)
 		return int(math.Max(0, math.Min(float64(n-1), i)))
 	}
-	o, err := finishOptions(bar.JSON(), h.annotations(), toSlot)
-	if err != nil {
-		return "", err
-	}
-	return fragment(o, heightPixels(h.FigureSize()))
+	return finishOptions(bar.JSON(), h.annotations(), toSlot)
 }
 
 // xyData returns the points of s as echarts [x, y] pairs.
@@ -426,8 +457,22 @@ func identity(x float64) interface{} { return x }
 // series with a legend to hide and show them, a tooltip, zooming on the x
 // axis, the annotations as mark lines and areas.
 func (l Lines) HTML() (string, error) {
-	if _, err := l.Plot(); err != nil { // the same checks as the static figure
+	o, err := l.Option()
+	if err != nil {
 		return "", err
+	}
+	return fragment(o, l.Height())
+}
+
+// Height returns the height in pixels of the figure's interactive form:
+// the static height plus room for the zoom slider.
+func (l Lines) Height() int { return heightPixels(l.FigureSize()) }
+
+// Option returns the echarts option object that [Lines.HTML] draws, for
+// an [Explorable] to switch between.
+func (l Lines) Option() (map[string]interface{}, error) {
+	if _, err := l.Plot(); err != nil { // the same checks as the static figure
+		return nil, err
 	}
 	line := charts.NewLine()
 	yAxis := opts.YAxis{Name: l.YLabel, Type: axisType(l.LogY)}
@@ -450,19 +495,29 @@ func (l Lines) HTML() (string, error) {
 		line.AddSeries(s.Name, data, charts.WithLineChartOpts(lc))
 	}
 	line.Validate()
-	o, err := finishOptions(line.JSON(), l.annotations(), identity)
-	if err != nil {
-		return "", err
-	}
-	return fragment(o, heightPixels(l.FigureSize()))
+	return finishOptions(line.JSON(), l.annotations(), identity)
 }
 
 // HTML returns the scatter plot as an interactive HTML fragment: one colour
 // per series with a legend to hide and show them, a tooltip per mark,
 // zooming on the x axis, the annotations as mark lines and areas.
 func (s Scatter) HTML() (string, error) {
-	if _, err := s.Plot(); err != nil { // the same checks as the static figure
+	o, err := s.Option()
+	if err != nil {
 		return "", err
+	}
+	return fragment(o, s.Height())
+}
+
+// Height returns the height in pixels of the figure's interactive form:
+// the static height plus room for the zoom slider.
+func (s Scatter) Height() int { return heightPixels(s.FigureSize()) }
+
+// Option returns the echarts option object that [Scatter.HTML] draws, for
+// an [Explorable] to switch between.
+func (s Scatter) Option() (map[string]interface{}, error) {
+	if _, err := s.Plot(); err != nil { // the same checks as the static figure
+		return nil, err
 	}
 	sc := charts.NewScatter()
 	yAxis := opts.YAxis{Name: s.YLabel, Type: "value"}
@@ -482,9 +537,5 @@ func (s Scatter) HTML() (string, error) {
 		sc.AddSeries(ser.Name, data)
 	}
 	sc.Validate()
-	o, err := finishOptions(sc.JSON(), s.annotations(), identity)
-	if err != nil {
-		return "", err
-	}
-	return fragment(o, heightPixels(s.FigureSize()))
+	return finishOptions(sc.JSON(), s.annotations(), identity)
 }

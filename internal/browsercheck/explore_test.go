@@ -1,0 +1,401 @@
+package browsercheck
+
+import (
+	"encoding/json"
+	"fmt"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/chromedp/chromedp"
+	"github.com/chromedp/chromedp/kb"
+
+	"github.com/backofflab/backofflab/internal/jupytertest"
+)
+
+// exploreJS installs window.backofflabProbe in the page: functions that list the explorables
+// (lab/chart.Explorable) drawn in it, set a control as a learner does (the range input's input
+// event, a button's click) and read back what the panels' echarts instances hold, and time
+// many moves of one control.
+const exploreJS = `(() => {
+  const roots = () => Array.from(document.querySelectorAll('.backofflab-explorable[data-frame]'));
+  const view = (root) => ({
+    frame: +root.getAttribute('data-frame'),
+    readout: root.querySelector('.backofflab-readout').textContent,
+    values: Array.from(root.querySelectorAll('output.backofflab-value')).map(o => o.textContent),
+    positions: Array.from(root.querySelectorAll('.backofflab-controls > div')).map(row => {
+      const input = row.querySelector('input[type=range]');
+      return input ? +input.value : Array.from(row.querySelectorAll('button')).findIndex(b => b.getAttribute('aria-pressed') === 'true');
+    }),
+    panels: Array.from(root.querySelectorAll('.backofflab-panel')).map(el => {
+      const c = window.echarts.getInstanceByDom(el);
+      const o = c.getOption();
+      const painted = (() => {
+        const cv = el.querySelector('canvas');
+        if (!cv || !cv.width) return 0;
+        const d = cv.getContext('2d').getImageData(0, 0, cv.width, cv.height).data;
+        let n = 0;
+        for (let i = 3; i < d.length; i += 4) if (d[i]) n++;
+        return n;
+      })();
+      return {title: (o.title && o.title[0] && o.title[0].text) || '', painted,
+        series: o.series.map(s => ({name: s.name || '', data: s.data.map(d => (d && typeof d === 'object' && !Array.isArray(d)) ? d.value : d)}))};
+    }),
+  });
+  const controls = (root) => Array.from(root.querySelectorAll('.backofflab-controls > div')).map(row => {
+    const input = row.querySelector('input[type=range]');
+    const buttons = Array.from(row.querySelectorAll('button'));
+    const label = row.querySelector('label');
+    const labelled = input ? (label && label.htmlFor === input.id) : !!row.querySelector('[role=group][aria-labelledby]');
+    return {label: label ? label.textContent : '', range: !!input, n: input ? +input.max + 1 : buttons.length, labelled};
+  });
+  const set = (root, k, pos) => {
+    const row = root.querySelectorAll('.backofflab-controls > div')[k];
+    const input = row.querySelector('input[type=range]');
+    if (input) {
+      input.value = pos;
+      input.dispatchEvent(new Event('input', {bubbles: true}));
+    } else {
+      row.querySelectorAll('button')[pos].click();
+    }
+  };
+  window.backofflabProbe = {
+    list: () => JSON.stringify(roots().map(r => ({controls: controls(r), view: view(r)}))),
+    set: (i, k, pos) => { const r = roots()[i]; set(r, k, pos); return JSON.stringify(view(r)); },
+    // bench moves control k of explorable i n times over its positions, one move an animation
+    // frame as a drag does, timing each redraw (the input handler redraws every panel, canvas
+    // included, before it returns), then makes n fast moves with no frame between them, and
+    // returns the times in ms and the frame and value shown after the last move.
+    bench: async (i, k, n) => {
+      const r = roots()[i], m = controls(r)[k].n, times = [];
+      let pos = 0;
+      for (let j = 0; j < n; j++) {
+        pos = (pos + 1 + (j % 3)) % m;
+        await new Promise(res => requestAnimationFrame(() => res()));
+        const t0 = performance.now();
+        set(r, k, pos);
+        times.push(performance.now() - t0);
+      }
+      for (let j = 0; j < n; j++) {
+        pos = (pos + 2 + (j % 5)) % m;
+        set(r, k, pos);
+      }
+      return JSON.stringify({times, last: pos, view: view(r)});
+    },
+  };
+  return true;
+})()`
+
+type panelView struct {
+	Title   string
+	Painted int
+	Series  []struct {
+		Name string
+		Data []json.RawMessage
+	}
+}
+
+type exploreView struct {
+	Frame     int
+	Readout   string
+	Values    []string
+	Positions []int
+	Panels    []panelView
+}
+
+type exploreControl struct {
+	Label    string
+	Range    bool
+	N        int
+	Labelled bool
+}
+
+type explorableOnPage struct {
+	Controls []exploreControl
+	View     exploreView
+}
+
+// A probe checks one explorable at one setting of its controls against the backofflab command.
+type probe struct {
+	pos   []int
+	check func(t *testing.T, v exploreView, cli func(args ...string) map[string]any)
+}
+
+// explorableCase is one explorable of a lesson: which it is on the page (counted from the top),
+// the labels of its controls, and the settings to compare with the lab.
+type explorableCase struct {
+	path     string
+	index    int
+	controls []string
+	probes   []probe
+}
+
+// jitterProbe compares lesson 03's frame at pos (the width control's index, 5 % a step) with
+// backofflab waves --jitter.
+func jitterProbe(pos int) probe {
+	return probe{pos: []int{pos}, check: func(t *testing.T, v exploreView, cli func(args ...string) map[string]any) {
+		w := fmt.Sprintf("%d%%", 5*pos)
+		if v.Values[0] != w {
+			t.Errorf("jitter at position %d prints %q beside the slider, want %q", pos, v.Values[0], w)
+		}
+		got := cli("waves", "--jitter", strconv.FormatFloat(float64(pos)/20, 'f', -1, 64), "--json")
+		sameCounts(t, "jitter "+w+" histogram", v.Panels[0].Series[0].Data, got["histogram"])
+		peak := fmt.Sprintf("peak %v/s", got["peak_per_second"])
+		if !strings.Contains(v.Readout, peak) || !strings.Contains(v.Panels[0].Title, peak) {
+			t.Errorf("jitter %s: readout %q, title %q; the lab says %s", w, v.Readout, v.Panels[0].Title, peak)
+		}
+		marked := v.Panels[1].Series[1].Data
+		if len(marked) != 1 || !strings.Contains(string(marked[0]), fmt.Sprint(got["peak_per_second"])) {
+			t.Errorf("jitter %s: the marked point is %s, want the peak %v", w, marked, got["peak_per_second"])
+		}
+	}}
+}
+
+// explorableCases lists every explorable of the course.
+func explorableCases() []explorableCase {
+	return []explorableCase{
+		{path: "notebooks/03-jitter-width.ipynb", controls: []string{"jitter width"},
+			probes: []probe{jitterProbe(0), jitterProbe(5), jitterProbe(10), jitterProbe(17), jitterProbe(20)}},
+	}
+}
+
+// sameCounts reports whether the chart's data equal the lab's numbers (a JSON array).
+func sameCounts(t *testing.T, what string, chart []json.RawMessage, lab any) {
+	t.Helper()
+	want, ok := lab.([]any)
+	if !ok {
+		t.Errorf("%s: the lab printed %v, not an array", what, lab)
+		return
+	}
+	if len(chart) != len(want) {
+		t.Errorf("%s: the chart has %d values, the lab %d", what, len(chart), len(want))
+		return
+	}
+	for i := range want {
+		if string(chart[i]) != fmt.Sprint(want[i]) {
+			t.Errorf("%s: value %d is %s in the chart, %v in the lab", what, i, chart[i], want[i])
+			return
+		}
+	}
+}
+
+// labCLI builds cmd/backofflab once and returns a function that runs it and decodes its JSON.
+func labCLI(t *testing.T) func(args ...string) map[string]any {
+	t.Helper()
+	bin := filepath.Join(t.TempDir(), "backofflab")
+	build := exec.Command("go", "build", "-o", bin, "./cmd/backofflab")
+	build.Dir = jupytertest.Repo()
+	if out, err := build.CombinedOutput(); err != nil {
+		t.Fatalf("building backofflab: %v\n%s", err, out)
+	}
+	return func(args ...string) map[string]any {
+		t.Helper()
+		out, err := exec.Command(bin, args...).Output()
+		if err != nil {
+			t.Fatalf("backofflab %s: %v", strings.Join(args, " "), err)
+		}
+		var m map[string]any
+		if err := json.Unmarshal(out, &m); err != nil {
+			t.Fatalf("backofflab %s: %v", strings.Join(args, " "), err)
+		}
+		return m
+	}
+}
+
+func evalJSON[T any](t *testing.T, b *Browser, js string) T {
+	t.Helper()
+	s, err := chromedp.Run(b.Ctx, chromedp.Evaluate[string](js, chromedp.EvalAwaitPromise))
+	if err != nil {
+		t.Fatalf("%s: %v", js, err)
+	}
+	var v T
+	if err := json.Unmarshal([]byte(s), &v); err != nil {
+		t.Fatalf("%s: %v: %s", js, err, s)
+	}
+	return v
+}
+
+// percentile returns the p-th percentile (nearest rank) of xs.
+func percentile(xs []float64, p float64) float64 {
+	s := slices.Clone(xs)
+	slices.Sort(s)
+	i := int(p/100*float64(len(s))+0.5) - 1
+	return s[min(max(i, 0), len(s)-1)]
+}
+
+// moves is the number of control moves the redraw percentiles are measured over.
+const moves = 120
+
+// checkExplorables checks every explorable of the page open in b against its case: drawn, every
+// control labelled, the value printed beside it, the numbers equal to the lab's at each probe,
+// the final value shown after a fast run of moves, the redraw time's 95th percentile at most
+// 50 ms, and a slider moved by the arrow keys.
+func checkExplorables(t *testing.T, b *Browser, where string, cases []explorableCase, cli func(args ...string) map[string]any) {
+	t.Helper()
+	var page []explorableOnPage
+	deadline := time.Now().Add(30 * time.Second)
+	for {
+		if _, err := chromedp.Run(b.Ctx, chromedp.Evaluate[bool](exploreJS)); err != nil {
+			t.Fatalf("%s: installing the probe: %v", where, err)
+		}
+		page = evalJSON[[]explorableOnPage](t, b, "window.backofflabProbe.list()")
+		if len(page) >= len(cases) || time.Now().After(deadline) {
+			break
+		}
+		time.Sleep(500 * time.Millisecond)
+	}
+	if len(page) != len(cases) {
+		b.Screenshot(t, scroller, "explore-failed")
+		t.Fatalf("%s: %d explorables drawn, want %d", where, len(page), len(cases))
+	}
+	for _, c := range cases {
+		e := page[c.index]
+		name := fmt.Sprintf("%s: explorable %d", where, c.index)
+		if len(e.Controls) != len(c.controls) {
+			t.Fatalf("%s: %d controls, want %d", name, len(e.Controls), len(c.controls))
+		}
+		for k, ctl := range e.Controls {
+			if ctl.Label != c.controls[k] || !ctl.Labelled {
+				t.Errorf("%s: control %d is labelled %q (tied to it: %v), want %q", name, k, ctl.Label, ctl.Labelled, c.controls[k])
+			}
+		}
+		for j, p := range e.View.Panels {
+			if p.Painted < 1000 {
+				t.Errorf("%s: panel %d is not drawn (%d pixels)", name, j, p.Painted)
+			}
+		}
+		for _, p := range c.probes {
+			var v exploreView
+			for k, pos := range p.pos {
+				v = evalJSON[exploreView](t, b, fmt.Sprintf("window.backofflabProbe.set(%d, %d, %d)", c.index, k, pos))
+			}
+			p.check(t, v, cli)
+		}
+		for k, ctl := range e.Controls {
+			r := evalJSON[struct {
+				Times []float64
+				Last  int
+				View  exploreView
+			}](t, b, fmt.Sprintf("window.backofflabProbe.bench(%d, %d, %d)", c.index, k, moves))
+			p50, p95 := percentile(r.Times, 50), percentile(r.Times, 95)
+			t.Logf("%s, control %q: redraw over %d moves: p50 %.1f ms, p95 %.1f ms, max %.1f ms", name, ctl.Label, len(r.Times), p50, p95, slices.Max(r.Times))
+			if p95 > 50 {
+				t.Errorf("%s, control %q: redraw p95 %.1f ms, want at most 50 ms", name, ctl.Label, p95)
+			}
+			final := evalJSON[exploreView](t, b, fmt.Sprintf("window.backofflabProbe.set(%d, %d, %d)", c.index, k, r.Last))
+			if final.Frame != r.View.Frame || final.Readout != r.View.Readout || final.Panels[0].Title != r.View.Panels[0].Title {
+				t.Errorf("%s, control %q: after the moves the page shows frame %d (%q); position %d is frame %d (%q)",
+					name, ctl.Label, r.View.Frame, r.View.Readout, r.Last, final.Frame, final.Readout)
+			}
+			if ctl.Range {
+				checkArrowKeys(t, b, name, c.index, k, ctl)
+			}
+		}
+	}
+}
+
+// checkArrowKeys clicks slider k of explorable i, as a learner does before using the keyboard,
+// and presses the right arrow twice: the value beside it must move two positions, and the
+// frame with it.
+func checkArrowKeys(t *testing.T, b *Browser, name string, i, k int, ctl exploreControl) {
+	t.Helper()
+	if ctl.N < 3 {
+		return
+	}
+	evalJSON[exploreView](t, b, fmt.Sprintf("window.backofflabProbe.set(%d, %d, 0)", i, k))
+	sel := fmt.Sprintf(`document.querySelectorAll('.backofflab-explorable[data-frame]')[%d].querySelectorAll('.backofflab-controls > div')[%d].querySelector('input')`, i, k)
+	mark := `document.querySelectorAll('[data-probe-target]').forEach(e => e.removeAttribute('data-probe-target')); ` + sel + `.setAttribute('data-probe-target', '1'); true`
+	if _, err := chromedp.Run(b.Ctx, chromedp.Evaluate[bool](mark)); err != nil {
+		t.Fatal(err)
+	}
+	if err := chromedp.Do(b.Ctx, chromedp.ScrollIntoView(`input[data-probe-target]`), chromedp.Click(`input[data-probe-target]`)); err != nil {
+		t.Fatalf("%s: clicking the slider: %v", name, err)
+	}
+	read := "JSON.stringify(JSON.parse(window.backofflabProbe.list())[" + strconv.Itoa(i) + "].view)"
+	before := evalJSON[exploreView](t, b, read)
+	if err := chromedp.Do(b.Ctx, chromedp.KeyEvent(kb.ArrowLeft), chromedp.KeyEvent(kb.ArrowLeft)); err != nil {
+		t.Fatal(err)
+	}
+	after := evalJSON[exploreView](t, b, read)
+	if after.Values[k] == before.Values[k] || after.Frame == before.Frame {
+		active, _ := chromedp.Run(b.Ctx, chromedp.Evaluate[string]("document.activeElement ? document.activeElement.outerHTML.slice(0, 120) : ''"))
+		t.Errorf("%s, control %q: two left arrows left the value at %q (frame %d); focus is on %s", name, ctl.Label, after.Values[k], after.Frame, active)
+		return
+	}
+	want := evalJSON[exploreView](t, b, fmt.Sprintf("window.backofflabProbe.set(%d, %d, %d)", i, k, before.Positions[k]-2))
+	if after.Values[k] != want.Values[k] || after.Frame != want.Frame {
+		t.Errorf("%s, control %q: two left arrows from %q show %q (frame %d), want %q (frame %d)",
+			name, ctl.Label, before.Values[k], after.Values[k], after.Frame, want.Values[k], want.Frame)
+	}
+}
+
+// Opened without running anything, and again after Restart and Run All, every explorable of
+// the course draws, its controls move it in a redraw of at most 50 ms at the 95th percentile,
+// and it shows the lab's numbers, in JupyterLab and in Notebook 7; no request leaves the
+// machine. No cell waits for a person: Run All ends on its own.
+func TestExplorablesInBothApps(t *testing.T) {
+	apps(t, func(t *testing.T, app jupytertest.App) {
+		cli := labCLI(t)
+		s := jupytertest.Start(t, app)
+		b := NewBrowser(t)
+		byPath := map[string][]explorableCase{}
+		var paths []string
+		for _, c := range explorableCases() {
+			if byPath[c.path] == nil {
+				paths = append(paths, c.path)
+			}
+			byPath[c.path] = append(byPath[c.path], c)
+		}
+		// Lesson 03 last, so that its live run follows its saved check in the same page.
+		slices.SortStableFunc(paths, func(a, b string) int {
+			return strings.Compare(strings.ReplaceAll(a, "03-", "~"), strings.ReplaceAll(b, "03-", "~"))
+		})
+		for _, path := range paths {
+			open(t, b, s, path)
+			checkExplorables(t, b, string(app)+" saved "+path, byPath[path], cli)
+			for _, p := range b.Problems() {
+				t.Errorf("%s: %s", path, p)
+			}
+		}
+		// Live: lesson 03, whose slider used to keep its cell busy until a person pressed Done.
+		path := "notebooks/03-jitter-width.ipynb"
+		if paths[len(paths)-1] != path {
+			open(t, b, s, path)
+		}
+		// The controls kept the keyboard focus; give it back to the notebook, as a click on a cell does.
+		if err := chromedp.Do(b.Ctx, chromedp.Click(`.jp-NotebookPanel:not(.lm-mod-hidden) .jp-Cell .jp-InputPrompt`)); err != nil {
+			t.Fatal(err)
+		}
+		err := chromedp.Do(b.Ctx,
+			chromedp.Click(`.jp-NotebookPanel:not(.lm-mod-hidden) [data-command="notebook:restart-run-all"]`),
+			chromedp.Click(`.jp-Dialog .jp-mod-accept`),
+		)
+		if err != nil {
+			t.Fatalf("Restart and Run All: %v", err)
+		}
+		waitFor(t, b, 30*time.Second, "the run to start", func(st state) bool { return st.Running > 0 })
+		st := waitFor(t, b, 4*time.Minute, "every cell to finish, with nobody pressing anything", func(st state) bool {
+			if st.Running > 0 || st.Kernel != "idle" {
+				return false
+			}
+			for _, p := range st.Prompts {
+				if !strings.HasPrefix(p, "[") || p == "[ ]:" {
+					return false
+				}
+			}
+			return true
+		})
+		if st.DoneButtons > 0 || len(st.Errors) > 0 {
+			t.Errorf("%s after Run All: %d Done buttons, errors %v", path, st.DoneButtons, st.Errors)
+		}
+		checkExplorables(t, b, string(app)+" live "+path, byPath[path], cli)
+		for _, p := range b.Problems() {
+			t.Errorf("%s live: %s", path, p)
+		}
+		b.Screenshot(t, scroller, fmt.Sprintf("explore-%s-03-jitter-width", app))
+	})
+}

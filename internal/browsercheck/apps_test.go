@@ -72,8 +72,10 @@ const pageState = `(() => {
   }).length;
   const errors = Array.from(nb.querySelectorAll('.jp-OutputArea-output')).map(e => e.innerText).filter(t => /panic:|exit status \d|^ERROR|error:/m.test(t)).map(t => t.slice(0, 300));
   const status = (document.querySelector('.jp-Notebook-ExecutionIndicator') || {}).dataset;
+  const markdown = nb.querySelectorAll('.jp-MarkdownCell').length;
+  const rendered = nb.querySelectorAll('.jp-MarkdownCell .jp-RenderedMarkdown').length;
   return JSON.stringify({
-    ready: true,
+    ready: markdown === rendered,
     prompts,
     running: prompts.filter(p => p.includes('*')).length,
     images: imgs.length,
@@ -101,7 +103,7 @@ type state struct {
 
 func readState(t *testing.T, b *Browser) state {
 	t.Helper()
-	js, err := chromedp.Run(b.Ctx, chromedp.Evaluate[string](pageState))
+	js, err := Eval[string](b, pageState)
 	if err != nil {
 		t.Fatalf("reading the page: %v", err)
 	}
@@ -131,9 +133,11 @@ func waitFor(t *testing.T, b *Browser, d time.Duration, what string, ok func(sta
 // scroller is the element that scrolls a notebook, for full-length screenshots.
 const scroller = ".jp-NotebookPanel:not(.lm-mod-hidden) .jp-WindowedPanel-outer"
 
+// open opens path alone in a new tab.
 func open(t *testing.T, b *Browser, s *jupytertest.Server, path string) {
 	t.Helper()
-	if err := chromedp.Do(b.Ctx, chromedp.Navigate(s.OpenURL(path))); err != nil {
+	b.NewTab(t)
+	if err := b.Do(60*time.Second, chromedp.Navigate(s.OpenFreshURL(path))); err != nil {
 		t.Fatalf("opening %s: %v", path, err)
 	}
 	waitFor(t, b, 60*time.Second, "the notebook to show its cells", func(st state) bool { return st.Ready && len(st.Prompts) > 0 })
@@ -182,7 +186,7 @@ func TestRestartAndRunAll(t *testing.T) {
 				start := time.Now()
 				open(t, b, s, path)
 				waitFor(t, b, 60*time.Second, "the kernel to be ready", func(st state) bool { return st.Kernel == "idle" })
-				err := chromedp.Do(b.Ctx,
+				err := b.Do(60*time.Second,
 					chromedp.Click(`.jp-NotebookPanel:not(.lm-mod-hidden) [data-command="notebook:restart-run-all"]`),
 					chromedp.Click(`.jp-Dialog .jp-mod-accept`),
 				)
@@ -194,7 +198,7 @@ func TestRestartAndRunAll(t *testing.T) {
 				waitFor(t, b, 30*time.Second, "the run to start", func(st state) bool { return st.Running > 0 })
 				st := waitFor(t, b, 6*time.Minute, "every cell to finish", func(st state) bool {
 					if st.DoneButtons > 0 { // a live control waiting for a person: press Done, as a learner does
-						_ = chromedp.Do(b.Ctx, chromedp.Click(`.jp-OutputArea-output button`))
+						_ = b.Do(10*time.Second, chromedp.Click(`.jp-OutputArea-output button`))
 					}
 					if st.Running > 0 || st.Kernel != "idle" {
 						return false

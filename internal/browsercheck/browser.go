@@ -40,7 +40,10 @@ func Chromium(t testing.TB) string {
 
 // Browser is one headless Chromium with a record of what its pages did wrong.
 type Browser struct {
-	Ctx context.Context
+	// Ctx is the current tab: chromedp actions run in it.
+	Ctx      context.Context
+	root     context.Context
+	closeTab context.CancelFunc
 
 	mu           sync.Mutex
 	exceptions   []string
@@ -69,12 +72,47 @@ func NewBrowser(t testing.TB) *Browser {
 	actx, cancelAlloc := chromedp.NewExecAllocator(context.Background(), opts...)
 	b := &Browser{requestsByID: map[network.RequestID]string{}}
 	ctx, cancel := chromedp.NewContext(actx, chromedp.WithListener(b.listen))
-	t.Cleanup(func() { cancel(); cancelAlloc() })
+	t.Cleanup(func() {
+		if b.closeTab != nil {
+			b.closeTab()
+		}
+		cancel()
+		cancelAlloc()
+	})
 	if err := chromedp.Do(ctx, chromedp.Navigate("about:blank")); err != nil {
 		t.Fatalf("starting Chromium: %v", err)
 	}
-	b.Ctx = ctx
+	b.root, b.Ctx = ctx, ctx
 	return b
+}
+
+// NewTab closes the current tab (without asking the page, so no "leave this page?" dialog can
+// stand in the way) and makes a new one current.
+func (b *Browser) NewTab(t testing.TB) {
+	t.Helper()
+	if b.closeTab != nil {
+		b.closeTab()
+	}
+	ctx, cancel := chromedp.NewContext(b.root, chromedp.WithListener(b.listen))
+	if err := chromedp.Do(ctx, chromedp.Navigate("about:blank")); err != nil {
+		cancel()
+		t.Fatalf("opening a tab: %v", err)
+	}
+	b.Ctx, b.closeTab = ctx, cancel
+}
+
+// Do runs actions in the current tab, giving up after d.
+func (b *Browser) Do(d time.Duration, actions ...chromedp.Action[chromedp.Void]) error {
+	ctx, cancel := context.WithTimeout(b.Ctx, d)
+	defer cancel()
+	return chromedp.Do(ctx, actions...)
+}
+
+// Eval evaluates a JavaScript expression in the current tab, giving up after 30 s.
+func Eval[T any](b *Browser, js string) (T, error) {
+	ctx, cancel := context.WithTimeout(b.Ctx, 30*time.Second)
+	defer cancel()
+	return chromedp.Run(ctx, chromedp.Evaluate[T](js))
 }
 
 func (b *Browser) listen(ev any) {
@@ -156,13 +194,13 @@ func ScreenshotDir(t testing.TB) string {
 // window shows, as name.png under ScreenshotDir.
 func (b *Browser) Screenshot(t testing.TB, sel, name string) {
 	t.Helper()
-	h, err := chromedp.Run(b.Ctx, chromedp.Evaluate[int](fmt.Sprintf(`(() => { let h = 900; for (const e of document.querySelectorAll(%q)) h = Math.max(h, Math.ceil(e.scrollHeight)); return h; })()`, sel+", .jp-WindowedPanel-outer, .jp-NotebookPanel, body")))
+	h, err := Eval[int](b, fmt.Sprintf(`(() => { let h = 900; for (const e of document.querySelectorAll(%q)) h = Math.max(h, Math.ceil(e.scrollHeight)); return h; })()`, sel+", .jp-WindowedPanel-outer, .jp-NotebookPanel, body"))
 	if err != nil {
 		t.Logf("screenshot %s: %v", name, err)
 		return
 	}
 	h = min(max(h+200, 900), 16000)
-	err = chromedp.Do(b.Ctx,
+	err = b.Do(60*time.Second,
 		chromedp.EmulateViewport(1280, int64(h)),
 		chromedp.Sleep(700*time.Millisecond), // charts resize to the new window
 	)
@@ -170,7 +208,7 @@ func (b *Browser) Screenshot(t testing.TB, sel, name string) {
 	if err == nil {
 		png, err = chromedp.Run(b.Ctx, chromedp.CaptureScreenshot())
 	}
-	_ = chromedp.Do(b.Ctx, chromedp.EmulateViewport(1280, 900))
+	_ = b.Do(60*time.Second, chromedp.EmulateViewport(1280, 900))
 	if err != nil {
 		t.Logf("screenshot %s: %v", name, err)
 		return

@@ -5,19 +5,26 @@ import (
 	"net/http"
 	"net/url"
 	"path"
+	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
 
-	"github.com/chromedp/chromedp"
-
 	"github.com/backofflab/backofflab/internal/jupytertest"
+	"github.com/backofflab/backofflab/internal/notebook"
 )
 
-// localLinks returns the relative links of the open notebook's rendered Markdown.
-const localLinks = `Array.from(document.querySelectorAll('.jp-RenderedMarkdown a[href]'))
-	.map(a => a.getAttribute('href'))
-	.filter(h => h && !/^(https?:|mailto:|#)/.test(h))`
+// courseLinks is the JavaScript list of the open notebook's links to other files on this server
+// (the apps rewrite a relative link into one to the server, with the path in a data attribute).
+const courseLinks = `Array.from(document.querySelectorAll('.jp-RenderedMarkdown a[href]')).filter(a =>
+	a.href.startsWith(location.origin) && !a.getAttribute('href').startsWith('#'))`
+
+// localLinks returns the paths, relative to the repository, that the open notebook links to.
+const localLinks = courseLinks + `.map(a => {
+	try { const p = JSON.parse(a.dataset.commandlinkerArgs || '{}').path; if (p) return p; } catch (e) {}
+	return decodeURIComponent(new URL(a.href).pathname.replace(/^.*?\/files\//, ''));
+})`
 
 // Every link a lesson or exercise gives to another file of the course (the next lesson, an
 // exercise, retry/COMPARISON.md) opens that file with one click, in JupyterLab and in Notebook 7.
@@ -27,13 +34,20 @@ func TestLessonLinksOpenWithOneClick(t *testing.T) {
 		b := NewBrowser(t)
 		followed := 0
 		for _, nb := range notebooks(t) {
+			want := linksInSource(t, nb)
 			open(t, b, s, nb)
-			links, err := chromedp.Run(b.Ctx, chromedp.Evaluate[[]string](localLinks))
-			if err != nil {
-				t.Fatal(err)
+			var links []string
+			for deadline := time.Now().Add(20 * time.Second); len(links) < len(want) && time.Now().Before(deadline); time.Sleep(300 * time.Millisecond) {
+				var err error
+				if links, err = Eval[[]string](b, localLinks); err != nil {
+					t.Fatal(err)
+				}
+			}
+			if len(links) != len(want) {
+				t.Errorf("%s: the page shows %d links to course files %q; its Markdown has %d %q", nb, len(links), links, len(want), want)
 			}
 			for i, href := range links {
-				target := path.Clean(path.Join(path.Dir(nb), strings.SplitN(href, "#", 2)[0]))
+				target := path.Clean(href)
 				if i > 0 {
 					open(t, b, s, nb)
 				}
@@ -79,6 +93,28 @@ func TestLessonLinksOpenWithOneClick(t *testing.T) {
 	})
 }
 
+var mdLink = regexp.MustCompile(`\]\(([^)\s]+)\)`)
+
+// linksInSource returns the targets of the Markdown links of a notebook that point at other files.
+func linksInSource(t *testing.T, nb string) []string {
+	n, err := notebook.Read(filepath.Join(jupytertest.Repo(), nb))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out []string
+	for _, c := range n.Cells {
+		if c.CellType != "markdown" {
+			continue
+		}
+		for _, m := range mdLink.FindAllStringSubmatch(string(c.Source), -1) {
+			if h := m[1]; !strings.HasPrefix(h, "http:") && !strings.HasPrefix(h, "https:") && !strings.HasPrefix(h, "#") && !strings.HasPrefix(h, "mailto:") {
+				out = append(out, h)
+			}
+		}
+	}
+	return out
+}
+
 // click clicks the i-th local link of the open notebook and returns what it opened: the label
 // of the tab that became current (JupyterLab), the URL of the new window (Notebook 7), or the
 // path the page moved to.
@@ -89,23 +125,35 @@ func click(t *testing.T, b *Browser, i int) string {
 		const tab = document.querySelector('.lm-DockPanel-tabBar .lm-TabBar-tab.lm-mod-current .lm-TabBar-tabLabel');
 		return 'tab ' + (tab ? tab.textContent : '') + ' ' + location.pathname;
 	})()`
-	before, err := chromedp.Run(b.Ctx, chromedp.Evaluate[string](where))
+	for deadline := time.Now().Add(20 * time.Second); ; time.Sleep(300 * time.Millisecond) {
+		n, err := Eval[int](b, "("+courseLinks+").length")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if n > i {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("the page shows %d links, not the %d-th", n, i+1)
+		}
+	}
+	before, err := Eval[string](b, where)
 	if err != nil {
 		t.Fatal(err)
 	}
 	js := fmt.Sprintf(`(() => {
 		window.__opened = '';
 		window.open = (u) => { window.__opened = String(u); return null; };
-		const a = Array.from(document.querySelectorAll('.jp-RenderedMarkdown a[href]')).filter(a => !/^(https?:|mailto:|#)/.test(a.getAttribute('href')))[%d];
+		const a = (`+courseLinks+`)[%d];
 		a.scrollIntoView();
 		a.click();
 		return true;
 	})()`, i)
-	if _, err := chromedp.Run(b.Ctx, chromedp.Evaluate[bool](js)); err != nil {
+	if _, err := Eval[bool](b, js); err != nil {
 		t.Fatal(err)
 	}
 	for deadline := time.Now().Add(20 * time.Second); time.Now().Before(deadline); time.Sleep(300 * time.Millisecond) {
-		now, err := chromedp.Run(b.Ctx, chromedp.Evaluate[string](where))
+		now, err := Eval[string](b, where)
 		if err != nil || now == before {
 			continue
 		}

@@ -97,7 +97,7 @@ func TestStartCommandURLOpensLessonZero(t *testing.T) {
 			}
 			u := startCommand(t, c.args...)
 			b := NewBrowser(t)
-			if err := chromedp.Do(b.Ctx, chromedp.Navigate(u)); err != nil {
+			if err := b.Do(60*time.Second, chromedp.Navigate(u)); err != nil {
 				t.Fatal(err)
 			}
 			waitFor(t, b, 90*time.Second, "lesson 00 to open", func(st state) bool { return st.Ready && len(st.Prompts) > 0 })
@@ -105,7 +105,7 @@ func TestStartCommandURLOpensLessonZero(t *testing.T) {
 			const shown = `document.querySelectorAll('input[type=password]').length === 0 &&
 				Array.from(document.querySelectorAll('h1')).some(h => h.textContent.includes('Start here'))`
 			if _, err := chromedp.Run(b.Ctx, chromedp.Poll[bool](shown, chromedp.WithPollingTimeout(60*time.Second))); err != nil {
-				body, _ := chromedp.Run(b.Ctx, chromedp.Evaluate[string](`document.body.innerText.slice(0, 500)`))
+				body, _ := Eval[string](b, `document.body.innerText.slice(0, 500)`)
 				t.Errorf("the URL did not show lesson 00 logged in (%v); the page shows: %q", err, body)
 			}
 			b.Screenshot(t, scroller, "start-"+c.app)

@@ -67,6 +67,15 @@ func (s *Server) OpenURL(path string) string {
 	return s.Base + "tree/" + path + "?token=" + s.Token
 }
 
+// OpenFreshURL is OpenURL with JupyterLab's workspace reset, so that only that file is open
+// (Notebook 7 opens one file a page anyway).
+func (s *Server) OpenFreshURL(path string) string {
+	if s.App == Lab {
+		return s.Base + "lab/tree/" + path + "?reset&token=" + s.Token
+	}
+	return s.OpenURL(path)
+}
+
 // Log returns what the server has printed so far.
 func (s *Server) Log() string { return s.logs.String() }
 

@@ -56,7 +56,8 @@ const SiteAssetPath = NotebookAssetsDir + "/" + EChartsAssetName
 // that every fragment embeds. It finds the Jupyter base URL (the "baseUrl"
 // of <script id="jupyter-config-data"> in JupyterLab and Notebook 7, "/"
 // otherwise) and the candidate URLs base + [AssetPaths], then
-// [SiteAssetPath] relative to the page. Then it calls
+// [SiteAssetPath] relative to the page (that one first in a page without
+// jupyter-config-data, such as the static site). Then it calls
 // done(window.echarts) if echarts is already loaded; else it adds a <script>
 // for the first candidate and, on error, for the next (hiding a stray AMD
 // define meanwhile, so that echarts sets window.echarts), then calls done or
@@ -73,15 +74,17 @@ func LoaderJS() string {
 
 const loaderTemplate = `function backofflabLoadECharts(done, fail) {
   var w = window, d = document, base = "/";
+  var cfg = d.getElementById("jupyter-config-data");
   try {
-    var cfg = d.getElementById("jupyter-config-data");
     if (cfg) {
       var conf = JSON.parse(cfg.textContent || "{}");
       if (conf.baseUrl) base = conf.baseUrl;
     }
   } catch (e) {}
   if (base.charAt(base.length - 1) !== "/") base += "/";
-  var urls = [$PATHS].map(function (p) { return base + p; }).concat([$SITE]);
+  var urls = [$PATHS].map(function (p) { return base + p; });
+  // Outside Jupyter (a static page), the page's own assets folder first.
+  urls = cfg ? urls.concat([$SITE]) : [$SITE].concat(urls);
   if (w.echarts && typeof w.echarts.init === "function") {
     setTimeout(function () { done(w.echarts); }, 0);
     return;

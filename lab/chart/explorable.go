@@ -385,9 +385,28 @@ const explorableTemplate = `<div id="$ID" class="backofflab-chart backofflab-exp
       box.setAttribute("data-lm-suppress-shortcuts", "true");
       // The notebook around it would take the focus back to the cell on a
       // click; the controls keep it, so that the arrow keys then move them.
-      ["mousedown", "pointerdown", "focusin", "keydown"].forEach(function (type) {
+      ["mousedown", "pointerdown", "mouseup", "pointerup", "click", "dblclick", "focusin", "focusout", "keydown"].forEach(function (type) {
         box.addEventListener(type, function (ev) { ev.stopPropagation(); });
       });
+      // keep holds the focus on a control the reader just clicked or
+      // tabbed to when the notebook around it takes it (Notebook 7, on
+      // activating its panel, focuses its active cell), which would leave
+      // the arrow keys moving nothing. Focus moved to another control is
+      // left alone.
+      function keep(el) {
+        var since = 0;
+        function mark() { since = Date.now(); }
+        el.addEventListener("pointerdown", mark);
+        el.addEventListener("focus", mark);
+        el.addEventListener("blur", function (ev) {
+          var to = ev.relatedTarget;
+          var taken = !to || (to.classList && (to.classList.contains("jp-Cell") || to.classList.contains("jp-Notebook")));
+          if (taken && since && Date.now() - since < 400) {
+            since = 0;
+            setTimeout(function () { if (document.activeElement !== el) el.focus({preventScroll: true}); }, 0);
+          }
+        });
+      }
       spec.controls.forEach(function (c, k) {
         var cid = id + "-" + nth + "-control-" + k;
         var row = make("div", "display:flex;align-items:center;gap:8px;");
@@ -406,6 +425,7 @@ const explorableTemplate = `<div id="$ID" class="backofflab-chart backofflab-exp
             bt.type = "button";
             bt.className = "backofflab-choice";
             bt.addEventListener("click", function () { pos[k] = i; draw(); });
+            keep(bt);
             group.appendChild(bt);
             return bt;
           });
@@ -417,6 +437,7 @@ const explorableTemplate = `<div id="$ID" class="backofflab-chart backofflab-exp
           input.value = c.start; input.id = cid;
           label.htmlFor = cid;
           input.addEventListener("input", function () { pos[k] = +input.value; draw(); });
+          keep(input);
           inputs.push({range: input});
           row.appendChild(label); row.appendChild(input);
         }

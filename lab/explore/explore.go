@@ -14,11 +14,13 @@ package explore
 import (
 	"fmt"
 	"strconv"
+	"strings"
 	"time"
 
 	"gonum.org/v1/plot/vg"
 
 	"github.com/backofflab/backofflab/lab/chart"
+	"github.com/backofflab/backofflab/lab/synchrony"
 	"github.com/backofflab/backofflab/lab/waves"
 )
 
@@ -77,4 +79,166 @@ func durations(ds []time.Duration) []string {
 		out[i] = d.String()
 	}
 	return out
+}
+
+// SlotView is how much of the run the slot-width explorable draws: its
+// first seconds, where the first wave is.
+const SlotView = 2 * time.Second
+
+// SlotWidth returns the slot-width explorable of the Bucket Width lesson:
+// the lesson's run at full width (waves.Lesson with jitter 1) measured at
+// every width of waves.SlotWidths, 1 ms to 1 s. Each frame shows the
+// histogram at that width over the run's first [SlotView] (its title gives
+// the whole run's reported peak) above the reported peak against the slot
+// width of that run and of the run without jitter (waves.SlotFigure), the
+// current width marked on both.
+func SlotWidth() (chart.Explorable, error) {
+	widths := waves.SlotWidths()
+	var sweeps []waves.SlotSweep
+	for _, c := range waves.Lesson().WithJitters(0, 1) {
+		s, err := waves.SweepSlots(c, widths)
+		if err != nil {
+			return chart.Explorable{}, err
+		}
+		sweeps = append(sweeps, s)
+	}
+	curve := waves.SlotFigure(sweeps...)
+	curve.Size = chart.Size{Height: 2.5 * vg.Inch}
+	e := chart.Explorable{Controls: []chart.Control{{Label: "slot width", Values: durations(widths), Start: 7}}}
+	for i, w := range widths {
+		c := waves.Lesson()
+		c.Jitter, c.Slot = 1, w
+		r, err := waves.Run(c)
+		if err != nil {
+			return chart.Explorable{}, err
+		}
+		h := r.Figure()
+		h.Counts = h.Counts[:int(SlotView/w)]
+		h.XLabel = fmt.Sprintf("slot start (s), the first %v of %v", SlotView, c.Window)
+		for k := range h.Spans {
+			h.Spans[k].To = min(h.Spans[k].To, SlotView.Seconds())
+		}
+		marked := curve
+		marked.Series = curve.Series[:len(curve.Series):len(curve.Series)] // appends below copy
+		var peaks []string
+		for _, s := range curve.Series {
+			marked.Series = append(marked.Series, chart.Series{Name: s.Name + " at " + w.String(), X: s.X[i : i+1], Y: s.Y[i : i+1]})
+			peaks = append(peaks, fmt.Sprintf("%s %s/s", s.Name, rate(s.Y[i])))
+		}
+		e.Frames = append(e.Frames, chart.Frame{Panels: []chart.Drawable{h, marked},
+			Readout: fmt.Sprintf("slot %v: reported peak %s (%d attempts in the fullest slot at full width)", w, strings.Join(peaks, ", "), r.Peak().Count)})
+	}
+	return e, nil
+}
+
+// CapacityBases returns the base delays the capacity explorable spans:
+// 0.5 s to 4 s in steps of 0.5 s.
+func CapacityBases() []time.Duration {
+	return waves.Steps(500*time.Millisecond, 4*time.Second, 500*time.Millisecond)
+}
+
+// Capacity returns the capacity explorable of the Two Thousand Clients
+// lesson: waves.Exercise (full-width jitter, a 30 s outage) at every base of
+// bases and every number of clients of clients, each frame the run's
+// histogram against waves.ExerciseCapacity (Result.CapacityFigure), the
+// readout its peak and the ratio to the capacity.
+func Capacity(bases []time.Duration, clients []int) (chart.Explorable, error) {
+	if len(bases) == 0 || len(clients) == 0 {
+		return chart.Explorable{}, fmt.Errorf("explore: Capacity needs at least one base and one number of clients, got %d and %d", len(bases), len(clients))
+	}
+	counts := make([]string, len(clients))
+	for i, n := range clients {
+		counts[i] = strconv.Itoa(n)
+	}
+	e := chart.Explorable{Controls: []chart.Control{
+		{Label: "base delay", Values: durations(bases), Start: index(bases, time.Second)},
+		{Label: "clients", Values: counts, Start: len(clients) / 2},
+	}}
+	for _, b := range bases {
+		for _, n := range clients {
+			c := waves.Exercise()
+			c.Base, c.Clients = b, n
+			r, err := waves.Run(c)
+			if err != nil {
+				return chart.Explorable{}, err
+			}
+			h, err := r.CapacityFigure(waves.ExerciseCapacity)
+			if err != nil {
+				return chart.Explorable{}, err
+			}
+			peak := r.Peak().PerSecond()
+			verdict := "over"
+			if peak <= waves.ExerciseCapacity {
+				verdict = "within"
+			}
+			e.Frames = append(e.Frames, chart.Frame{Panels: []chart.Drawable{h},
+				Readout: fmt.Sprintf("base %v, %d clients: peak %s/s, %.2f × the %v/s capacity (%s)", b, n, rate(peak), peak/waves.ExerciseCapacity, waves.ExerciseCapacity, verdict)})
+		}
+	}
+	return e, nil
+}
+
+// index returns the index of v in vs, or 0 if it is not there.
+func index[T comparable](vs []T, v T) int {
+	for i, x := range vs {
+		if x == v {
+			return i
+		}
+	}
+	return 0
+}
+
+// StrategyCaps returns the caps the strategies explorable spans.
+func StrategyCaps() []time.Duration {
+	return []time.Duration{time.Second, 2 * time.Second, 5 * time.Second, 10 * time.Second, 20 * time.Second, 40 * time.Second}
+}
+
+// StrategySlot is the slot width of the strategies explorable's
+// histograms; its readout gives the retry peak at synchrony.LessonSlot, as
+// the lesson's table does.
+const StrategySlot = 100 * time.Millisecond
+
+// StrategyView is the time the strategies explorable draws: the first 40 s.
+const StrategyView = 40 * time.Second
+
+// Strategies returns the strategies explorable of the Strategies lesson:
+// synchrony.Lesson's thousand clients under each of
+// synchrony.LessonPolicies (buttons) and each cap of caps (a slider),
+// base synchrony.LessonBase. Each frame shows the retries per
+// [StrategySlot] over [StrategyView], the outage shaded, and the readout the
+// row of the lesson's table for that policy and cap.
+func Strategies(caps []time.Duration) (chart.Explorable, error) {
+	if len(caps) == 0 {
+		return chart.Explorable{}, fmt.Errorf("explore: Strategies needs at least one cap")
+	}
+	e := chart.Explorable{Controls: []chart.Control{
+		{Label: "policy", Values: synchrony.LessonPolicies, Start: 1, Buttons: true},
+		{Label: "cap", Values: durations(caps), Start: index(caps, synchrony.LessonCap)},
+	}}
+	outage := chart.Span{From: 0, To: synchrony.LessonOutage.Seconds(), Label: "outage"}
+	for i := range synchrony.LessonPolicies {
+		for _, cp := range caps {
+			policies, err := synchrony.Lineup(synchrony.LessonBase, cp)
+			if err != nil {
+				return chart.Explorable{}, err
+			}
+			p := policies[i : i+1]
+			c := synchrony.Lesson(nil)
+			rows, err := synchrony.Table(c, p, synchrony.LessonSlot)
+			if err != nil {
+				return chart.Explorable{}, err
+			}
+			stack, err := synchrony.Panels(synchrony.RetriesOf(c, p), StrategySlot, StrategyView, outage)
+			if err != nil {
+				return chart.Explorable{}, err
+			}
+			h := stack.Panels[0].(chart.Histogram)
+			h.Title = fmt.Sprintf("%s, cap %v: retries per %v", p[0].Name, cp, StrategySlot)
+			r := rows[0]
+			e.Frames = append(e.Frames, chart.Frame{Panels: []chart.Drawable{h},
+				Readout: fmt.Sprintf("%s, cap %v: %d attempts, retry peak %d per %v, CV %.2f, %d recovered, last success at %v",
+					r.Policy, cp, r.Attempts, r.Peak.Count, r.Peak.Width, r.CV, r.Recovered, r.Last.Round(time.Millisecond))})
+		}
+	}
+	return e, nil
 }

@@ -197,6 +197,12 @@ func TestClass(t *testing.T) {
 				t.Errorf("learner A got HTTP %d for %s, want 403 or 404", codes[p], p)
 			}
 		}
+		// The instructor reaches the formgrader.
+		fg := "/user/" + c.instructor + "/formgrader"
+		c.client(t, &codes, "get", c.url, c.instructor, c.passwords[c.instructor], fg)
+		if codes[fg] != 200 {
+			t.Errorf("the instructor got HTTP %d for %s, want 200", codes[fg], fg)
+		}
 		// A's own notebooks: there, copied on first login.
 		c.client(t, &codes, "get", c.url, a, c.passwords[a], "/user/"+a+"/api/contents/notebooks/01-waves.ipynb")
 		if got := codes["/user/"+a+"/api/contents/notebooks/01-waves.ipynb"]; got != 200 {

@@ -47,3 +47,35 @@ func TestJitterWidthFramesAreTheLabsRuns(t *testing.T) {
 		t.Fatal(err)
 	}
 }
+
+// The other explorables: one frame per setting, each drawable, and bad
+// arguments refused with an error naming them.
+func TestExplorablesBuild(t *testing.T) {
+	slot, err := SlotWidth()
+	if err != nil || len(slot.Frames) != len(waves.SlotWidths()) {
+		t.Fatalf("SlotWidth: %d frames, %v", len(slot.Frames), err)
+	}
+	capacity, err := Capacity(CapacityBases(), []int{500, 2000})
+	if err != nil || len(capacity.Frames) != 2*len(CapacityBases()) {
+		t.Fatalf("Capacity: %d frames, %v", len(capacity.Frames), err)
+	}
+	// Row-major: base 1 s (index 1) with 2000 clients (index 1) is the exercise's run.
+	if r := capacity.Frames[1*2+1].Readout; !strings.Contains(r, "base 1s, 2000 clients: peak 3075/s") {
+		t.Errorf("Capacity at 1 s and 2000 clients: %q", r)
+	}
+	strategies, err := Strategies(StrategyCaps())
+	if err != nil || len(strategies.Frames) != 4*len(StrategyCaps()) {
+		t.Fatalf("Strategies: %d frames, %v", len(strategies.Frames), err)
+	}
+	for _, e := range []chart.Explorable{slot, capacity, strategies} {
+		if _, err := e.HTML(); err != nil {
+			t.Error(err)
+		}
+	}
+	if _, err := Capacity(nil, []int{1}); err == nil || !strings.Contains(err.Error(), "base") {
+		t.Errorf("Capacity(nil, …): %v", err)
+	}
+	if _, err := Strategies(nil); err == nil || !strings.Contains(err.Error(), "cap") {
+		t.Errorf("Strategies(nil): %v", err)
+	}
+}

@@ -1,0 +1,23 @@
+package explore_test
+
+import (
+	"fmt"
+
+	"github.com/backofflab/backofflab/lab/explore"
+)
+
+// The jitter-width explorable holds one frame per width; its readouts are
+// the lab's numbers for each run.
+func ExampleJitterWidth() {
+	e, err := explore.JitterWidth()
+	if err != nil {
+		panic(err)
+	}
+	fmt.Println(e.Controls[0].Label, len(e.Frames), "frames")
+	fmt.Println(e.Frames[0].Readout)
+	fmt.Println(e.Frames[20].Readout)
+	// Output:
+	// jitter width 21 frames
+	// jitter width 0%: 3600 attempts, peak 3000/s (600 in one 200ms slot)
+	// jitter width 100%: 3323 attempts, peak 925/s (185 in one 200ms slot)
+}

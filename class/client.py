@@ -10,6 +10,8 @@ browser uses). scripts/class-bench and the class tests (internal/classroom) driv
 Each prints one JSON object on standard output.
 """
 import json
+import os
+import pwd
 import random
 import statistics
 import sys
@@ -163,6 +165,25 @@ def used_memory():
     return m["MemTotal"] - m["MemAvailable"]
 
 
+def class_memory(uids):
+    """The proportional set size (bytes) of every process owned by one of uids: the class's own
+    memory, which other work on the machine does not move."""
+    total = 0
+    for pid in os.listdir("/proc"):
+        if not pid.isdigit():
+            continue
+        try:
+            with open("/proc/%s/status" % pid) as f:
+                uid = next(int(l.split()[1]) for l in f if l.startswith("Uid:"))
+            if uid not in uids:
+                continue
+            with open("/proc/%s/smaps_rollup" % pid) as f:
+                total += next(int(l.split()[1]) for l in f if l.startswith("Pss:")) * 1024
+        except (OSError, StopIteration, ValueError):
+            continue
+    return total
+
+
 def bench(url, roster, n, path):
     accounts = []
     with open(roster) as f:
@@ -174,13 +195,15 @@ def bench(url, roster, n, path):
     if len(learners) < n:
         raise SystemExit("bench: the class has %d learners, %d asked for" % (len(learners), n))
     idle = used_memory()
-    peak = [idle]
+    peak = [idle, 0]
+    uids = {pwd.getpwnam(u).pw_uid for u, _ in learners}
     done = threading.Event()
 
     def sample():
         while not done.is_set():
             peak[0] = max(peak[0], used_memory())
-            time.sleep(0.25)
+            peak[1] = max(peak[1], class_memory(uids))
+            time.sleep(0.5)
 
     threading.Thread(target=sample, daemon=True).start()
     reports, errors = [], []
@@ -215,7 +238,7 @@ def bench(url, roster, n, path):
             "first_chart_p50": pct(charts, 50), "first_chart_max": charts[-1] if charts else None,
             "failed_cells": sum(c["failed"] for r in reports for c in r["cells"]), "failed_learners": errors,
             "failed_outputs": [c["output"][-300:] for r in reports for c in r["cells"] if c["failed"]][:3],
-            "peak_memory_above_idle": peak[0] - idle, "wall": wall}
+            "peak_memory_above_idle": peak[0] - idle, "peak_learner_pss": peak[1], "wall": wall}
 
 
 def main(argv):

@@ -16,10 +16,15 @@ import (
 
 // notebooks returns every lesson and exercise notebook, as paths relative to the repository.
 func notebooks(t *testing.T) []string {
+	return notebooksIn(t, "notebooks/*.ipynb", "exercises/notebooks/*.ipynb")
+}
+
+// notebooksIn returns the notebooks that match the patterns, relative to the repository.
+func notebooksIn(t *testing.T, patterns ...string) []string {
 	t.Helper()
 	repo := jupytertest.Repo()
 	var out []string
-	for _, pattern := range []string{"notebooks/*.ipynb", "exercises/notebooks/*.ipynb"} {
+	for _, pattern := range patterns {
 		m, err := filepath.Glob(filepath.Join(repo, pattern))
 		if err != nil {
 			t.Fatal(err)
@@ -29,7 +34,7 @@ func notebooks(t *testing.T) []string {
 			out = append(out, rel)
 		}
 	}
-	if len(out) < 10 {
+	if len(out) < 12 {
 		t.Fatalf("found only %d notebooks", len(out))
 	}
 	return out
@@ -70,7 +75,7 @@ const pageState = `(() => {
     for (let i = 3; i < d.length; i += 4) if (d[i]) n++;
     return n > 1000;
   }).length;
-  const errors = Array.from(nb.querySelectorAll('.jp-OutputArea-output')).map(e => e.innerText).filter(t => /panic:|exit status \d|^ERROR|error:/m.test(t)).map(t => t.slice(0, 300));
+  const errors = Array.from(nb.querySelectorAll('.jp-OutputArea-output')).map(e => e.innerText).filter(t => /panic:|exit status \d|^ERROR\b|undefined: /m.test(t)).map(t => t.slice(0, 300));
   const status = (document.querySelector('.jp-Notebook-ExecutionIndicator') || {}).dataset;
   const markdown = nb.querySelectorAll('.jp-MarkdownCell').length;
   const rendered = nb.querySelectorAll('.jp-MarkdownCell .jp-RenderedMarkdown').length;
@@ -133,10 +138,11 @@ func waitFor(t *testing.T, b *Browser, d time.Duration, what string, ok func(sta
 // scroller is the element that scrolls a notebook, for full-length screenshots.
 const scroller = ".jp-NotebookPanel:not(.lm-mod-hidden) .jp-WindowedPanel-outer"
 
-// open opens path alone in a new tab.
+// open opens path alone in a new tab; the kernels of earlier tabs are stopped.
 func open(t *testing.T, b *Browser, s *jupytertest.Server, path string) {
 	t.Helper()
 	b.NewTab(t)
+	s.ShutdownKernels(t)
 	if err := b.Do(60*time.Second, chromedp.Navigate(s.OpenFreshURL(path))); err != nil {
 		t.Fatalf("opening %s: %v", path, err)
 	}
@@ -177,15 +183,17 @@ func TestSavedNotebooksShowTheirCharts(t *testing.T) {
 
 // Restart and Run All through each app's toolbar: every cell finishes, none shows an error, every
 // chart draws. A screenshot of each notebook afterwards is kept in .cache/screenshots/APP-NAME.png.
+// The exercises run in their solved (instructor) versions: a learner's unsolved version fails its
+// checks on purpose.
 func TestRestartAndRunAll(t *testing.T) {
 	apps(t, func(t *testing.T, app jupytertest.App) {
 		s := jupytertest.Start(t, app)
 		b := NewBrowser(t)
-		for _, path := range notebooks(t) {
+		for _, path := range notebooksIn(t, "notebooks/*.ipynb", "exercises/solutions/notebooks/*.ipynb") {
 			t.Run(strings.TrimSuffix(filepath.Base(path), ".ipynb"), func(t *testing.T) {
 				start := time.Now()
 				open(t, b, s, path)
-				waitFor(t, b, 60*time.Second, "the kernel to be ready", func(st state) bool { return st.Kernel == "idle" })
+				waitFor(t, b, 2*time.Minute, "the kernel to be ready", func(state) bool { return s.KernelsIdle(t) })
 				err := b.Do(60*time.Second,
 					chromedp.Click(`.jp-NotebookPanel:not(.lm-mod-hidden) [data-command="notebook:restart-run-all"]`),
 					chromedp.Click(`.jp-Dialog .jp-mod-accept`),
@@ -195,12 +203,12 @@ func TestRestartAndRunAll(t *testing.T) {
 				}
 				// The run has started once a prompt shows '*'; it has ended when none does and every
 				// code cell has its number.
-				waitFor(t, b, 30*time.Second, "the run to start", func(st state) bool { return st.Running > 0 })
+				waitFor(t, b, 2*time.Minute, "the run to start", func(st state) bool { return st.Running > 0 })
 				st := waitFor(t, b, 6*time.Minute, "every cell to finish", func(st state) bool {
 					if st.DoneButtons > 0 { // a live control waiting for a person: press Done, as a learner does
 						_ = b.Do(10*time.Second, chromedp.Click(`.jp-OutputArea-output button`))
 					}
-					if st.Running > 0 || st.Kernel != "idle" {
+					if st.Running > 0 || !s.KernelsIdle(t) {
 						return false
 					}
 					for _, p := range st.Prompts {

@@ -6,6 +6,7 @@ package jupytertest
 
 import (
 	"bufio"
+	"encoding/json"
 	"fmt"
 	"net"
 	"net/http"
@@ -74,6 +75,51 @@ func (s *Server) OpenFreshURL(path string) string {
 		return s.Base + "lab/tree/" + path + "?reset&token=" + s.Token
 	}
 	return s.OpenURL(path)
+}
+
+// KernelsIdle reports whether the server runs at least one kernel and every kernel it runs is
+// idle (connected, and not executing anything).
+func (s *Server) KernelsIdle(t testing.TB) bool {
+	t.Helper()
+	resp, err := http.Get(s.Base + "api/kernels?token=" + s.Token)
+	if err != nil {
+		t.Fatalf("listing kernels: %v", err)
+	}
+	defer resp.Body.Close()
+	var kernels []struct {
+		State string `json:"execution_state"`
+	}
+	if err := json.NewDecoder(resp.Body).Decode(&kernels); err != nil {
+		t.Fatalf("listing kernels: %v", err)
+	}
+	for _, k := range kernels {
+		if k.State != "idle" {
+			return false
+		}
+	}
+	return len(kernels) > 0
+}
+
+// ShutdownKernels stops every kernel the server runs (the browser opens one per notebook, and a
+// closed tab does not stop it).
+func (s *Server) ShutdownKernels(t testing.TB) {
+	t.Helper()
+	resp, err := http.Get(s.Base + "api/kernels?token=" + s.Token)
+	if err != nil {
+		t.Fatalf("listing kernels: %v", err)
+	}
+	var kernels []struct{ ID string }
+	err = json.NewDecoder(resp.Body).Decode(&kernels)
+	resp.Body.Close()
+	if err != nil {
+		t.Fatalf("listing kernels: %v", err)
+	}
+	for _, k := range kernels {
+		req, _ := http.NewRequest(http.MethodDelete, s.Base+"api/kernels/"+k.ID+"?token="+s.Token, nil)
+		if resp, err := http.DefaultClient.Do(req); err == nil {
+			resp.Body.Close()
+		}
+	}
 }
 
 // Log returns what the server has printed so far.

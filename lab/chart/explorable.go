@@ -374,6 +374,18 @@ const explorableTemplate = `<div id="$ID" class="backofflab-chart backofflab-exp
     if (text !== undefined) e.textContent = text;
     return e;
   }
+  // Keys that move a control go to the control alone: a notebook's own
+  // shortcuts, listening before it on the document (Notebook 7's), would
+  // take the focus to a cell. Their default action still moves the control.
+  if (!window.backofflabKeysGuard) {
+    window.backofflabKeysGuard = true;
+    window.addEventListener("keydown", function (ev) {
+      var t = ev.target;
+      if (t && t.closest && t.closest(".backofflab-controls") && /^(Arrow|Home$|End$|Page|Enter$| $)/.test(ev.key)) {
+        ev.stopPropagation();
+      }
+    }, true);
+  }
   backofflabLoadECharts(function (echarts) {
     claim("drawn", function (root, nth) {
       root.innerHTML = "";
@@ -396,14 +408,19 @@ const explorableTemplate = `<div id="$ID" class="backofflab-chart backofflab-exp
       function keep(el) {
         var since = 0;
         function mark() { since = Date.now(); }
+        function back() {
+          setTimeout(function () { if (document.activeElement !== el) el.focus({preventScroll: true}); }, 0);
+        }
         el.addEventListener("pointerdown", mark);
         el.addEventListener("focus", mark);
+        // A click may end with the focus already taken, before this control had it.
+        el.addEventListener("click", function () { mark(); back(); });
         el.addEventListener("blur", function (ev) {
           var to = ev.relatedTarget;
-          var taken = !to || (to.classList && (to.classList.contains("jp-Cell") || to.classList.contains("jp-Notebook")));
-          if (taken && since && Date.now() - since < 400) {
+          var taken = !to || !to.matches || !to.matches("input, button, select, textarea, a[href], [contenteditable=true], .cm-content");
+          if (taken && since && Date.now() - since < 1000) {
             since = 0;
-            setTimeout(function () { if (document.activeElement !== el) el.focus({preventScroll: true}); }, 0);
+            back();
           }
         });
       }

@@ -122,18 +122,10 @@ const loaderTemplate = `function backofflabLoadECharts(done, fail) {
   })();
 }`
 
-// fragmentTemplate is the HTML of one interactive chart. $ID, $HEIGHT,
-// $OPTION, $LOADER and $HELP are replaced.
-const fragmentTemplate = `<div id="$ID" class="backofflab-chart" style="width:100%;height:$HEIGHTpx;">` +
-	`<p style="font:13px sans-serif;color:#666;margin:0;padding:8px;">Interactive chart loading. ` +
-	`If this text stays, scripts are not running here: trust the notebook (File, Trust Notebook) and run the cell again.</p></div>
-<script type="text/javascript">
-(function () {
-  "use strict";
-  var id = "$ID";
-  var option = $OPTION;
-  $LOADER
-  // The fragment's div may be attached to the page after this script runs
+// claimJS is the function claim(state, then) of every fragment's script:
+// it finds the fragment's div, marks it with data-backofflab=state and
+// calls then(div).
+const claimJS = `// The fragment's div may be attached to the page after this script runs
   // (some front ends run it first), so look for it when echarts is
   // ready. Identical charts share an id: take the first one not yet claimed.
   function claim(state, then) {
@@ -149,7 +141,20 @@ const fragmentTemplate = `<div id="$ID" class="backofflab-chart" style="width:10
       }
       if (++tries < 200) setTimeout(look, 50);
     })();
-  }
+  }`
+
+// fragmentTemplate is the HTML of one interactive chart. $ID, $HEIGHT,
+// $OPTION, $LOADER, $CLAIM and $HELP are replaced.
+const fragmentTemplate = `<div id="$ID" class="backofflab-chart" style="width:100%;height:$HEIGHTpx;">` +
+	`<p style="font:13px sans-serif;color:#666;margin:0;padding:8px;">Interactive chart loading. ` +
+	`If this text stays, scripts are not running here: trust the notebook (File, Trust Notebook) and run the cell again.</p></div>
+<script type="text/javascript">
+(function () {
+  "use strict";
+  var id = "$ID";
+  var option = $OPTION;
+  $LOADER
+  $CLAIM
   backofflabLoadECharts(function (echarts) {
     claim("drawn", function (el) {
       el.innerHTML = "";
@@ -240,6 +245,7 @@ func fragment(obj map[string]interface{}, height int) (string, error) {
 		"$HEIGHT", strconv.Itoa(height),
 		"$OPTION", option,
 		"$LOADER", loader,
+		"$CLAIM", claimJS,
 		"$HELP", helpText,
 	).Replace(fragmentTemplate), nil
 }

@@ -28,19 +28,23 @@ func allInteractive() map[string]Interactive {
 var idPattern = regexp.MustCompile(`<div id="(backofflab-chart-([0-9a-f]{12})-(\d+))"`)
 
 // optionOf extracts and decodes the echarts option object of a fragment.
-func optionOf(t *testing.T, html string) map[string]any {
+func optionOf(t *testing.T, html string) map[string]any { return jsVar(t, html, "option") }
+
+// jsVar extracts and decodes the JSON value of "var name = …;" in a
+// fragment's script.
+func jsVar(t *testing.T, html, name string) map[string]any {
 	t.Helper()
-	_, rest, ok := strings.Cut(html, "var option = ")
+	_, rest, ok := strings.Cut(html, "var "+name+" = ")
 	if !ok {
-		t.Fatalf("fragment has no option:\n%s", html)
+		t.Fatalf("fragment has no %s:\n%s", name, html)
 	}
 	js, _, ok := strings.Cut(rest, ";\n")
 	if !ok {
-		t.Fatal("option is not terminated")
+		t.Fatalf("%s is not terminated", name)
 	}
 	var o map[string]any
 	if err := json.Unmarshal([]byte(strings.ReplaceAll(js, `<\/`, `</`)), &o); err != nil {
-		t.Fatalf("option is not JSON: %v\n%s", err, js)
+		t.Fatalf("%s is not JSON: %v\n%s", name, err, js)
 	}
 	return o
 }

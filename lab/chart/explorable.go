@@ -85,6 +85,7 @@ func (e Explorable) HTML() (string, error) {
 		"$ID", id,
 		"$SPEC", spec,
 		"$LOADER", loader,
+		"$CLAIM", claimJS,
 		"$HELP", helpText,
 	).Replace(explorableTemplate), nil
 }
@@ -342,8 +343,8 @@ func writeObject(b *strings.Builder, o, base map[string]string) {
 	b.WriteString("}")
 }
 
-// explorableTemplate is the HTML of an Explorable. $ID, $SPEC, $LOADER and
-// $HELP are replaced. Moving a control redraws synchronously, in the input
+// explorableTemplate is the HTML of an Explorable. $ID, $SPEC, $LOADER,
+// $CLAIM and $HELP are replaced. Moving a control redraws synchronously, in the input
 // event's handler, so the panels always show the control's last value.
 const explorableTemplate = `<div id="$ID" class="backofflab-chart backofflab-explorable" style="width:100%;">` +
 	`<p style="font:13px sans-serif;color:#666;margin:0;padding:8px;">Interactive chart with controls loading. ` +
@@ -354,20 +355,7 @@ const explorableTemplate = `<div id="$ID" class="backofflab-chart backofflab-exp
   var id = "$ID";
   var spec = $SPEC;
   $LOADER
-  function claim(state, then) {
-    var tries = 0;
-    (function look() {
-      var all = document.querySelectorAll('div[id="' + id + '"]');
-      for (var k = 0; k < all.length; k++) {
-        if (!all[k].hasAttribute("data-backofflab")) {
-          all[k].setAttribute("data-backofflab", state);
-          then(all[k], k);
-          return;
-        }
-      }
-      if (++tries < 200) setTimeout(look, 50);
-    })();
-  }
+  $CLAIM
   function make(tag, css, text) {
     var e = document.createElement(tag);
     if (css) e.style.cssText = css;
@@ -387,7 +375,8 @@ const explorableTemplate = `<div id="$ID" class="backofflab-chart backofflab-exp
     }, true);
   }
   backofflabLoadECharts(function (echarts) {
-    claim("drawn", function (root, nth) {
+    claim("drawn", function (root) {
+      var nth = window.backofflabExplorables = (window.backofflabExplorables || 0) + 1;
       root.innerHTML = "";
       var pos = spec.controls.map(function (c) { return c.start; });
       var outputs = [], inputs = [], charts = [];

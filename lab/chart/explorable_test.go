@@ -1,7 +1,6 @@
 package chart
 
 import (
-	"encoding/json"
 	"strings"
 	"testing"
 	"time"
@@ -20,22 +19,7 @@ func twoFrames() Explorable {
 }
 
 // specOf decodes the spec object of an explorable's fragment.
-func specOf(t *testing.T, html string) map[string]any {
-	t.Helper()
-	_, rest, ok := strings.Cut(html, "var spec = ")
-	if !ok {
-		t.Fatalf("fragment has no spec:\n%s", html)
-	}
-	js, _, ok := strings.Cut(rest, ";\n")
-	if !ok {
-		t.Fatal("spec is not terminated")
-	}
-	var o map[string]any
-	if err := json.Unmarshal([]byte(strings.ReplaceAll(js, `<\/`, `</`)), &o); err != nil {
-		t.Fatalf("spec is not JSON: %v\n%s", err, js)
-	}
-	return o
-}
+func specOf(t *testing.T, html string) map[string]any { return jsVar(t, html, "spec") }
 
 func TestExplorableSendsOnlyWhatChanges(t *testing.T) {
 	html, err := twoFrames().HTML()

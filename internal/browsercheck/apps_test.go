@@ -67,14 +67,15 @@ const pageState = `(() => {
   if (!nb) return JSON.stringify({ready: false});
   const prompts = Array.from(nb.querySelectorAll('.jp-CodeCell .jp-InputArea-prompt')).map(e => e.innerText.trim());
   const imgs = Array.from(nb.querySelectorAll('.jp-OutputArea-output img'));
-  const painted = Array.from(nb.querySelectorAll('.backofflab-chart')).filter(el => {
-    const c = el.querySelector('canvas');
-    if (!c || !c.width || !c.height) return false;
-    const d = c.getContext('2d').getImageData(0, 0, c.width, c.height).data;
-    let n = 0;
-    for (let i = 3; i < d.length; i += 4) if (d[i]) n++;
-    return n > 1000;
-  }).length;
+  // A chart (or an explorable's panels) has drawn when one of its canvases holds pixels.
+  const painted = Array.from(nb.querySelectorAll('.backofflab-chart')).filter(el =>
+    Array.from(el.querySelectorAll('canvas')).some(c => {
+      if (!c.width || !c.height) return false;
+      const d = c.getContext('2d').getImageData(0, 0, c.width, c.height).data;
+      let n = 0;
+      for (let i = 3; i < d.length; i += 4) if (d[i]) n++;
+      return n > 1000;
+    })).length;
   const errors = Array.from(nb.querySelectorAll('.jp-OutputArea-output')).map(e => e.innerText).filter(t => /panic:|exit status \d|^ERROR\b|undefined: /m.test(t)).map(t => t.slice(0, 300));
   const status = (document.querySelector('.jp-Notebook-ExecutionIndicator') || {}).dataset;
   const markdown = nb.querySelectorAll('.jp-MarkdownCell').length;

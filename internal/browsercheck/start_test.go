@@ -41,17 +41,7 @@ func startCommand(t *testing.T, args ...string) string {
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
-	t.Cleanup(func() {
-		_ = cmd.Process.Signal(syscall.SIGTERM)
-		done := make(chan struct{})
-		go func() { _ = cmd.Wait(); close(done) }()
-		select {
-		case <-done:
-		case <-time.After(10 * time.Second):
-			_ = syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
-		}
-		proctag.Stop(tag, 5*time.Second)
-	})
+	t.Cleanup(func() { jupytertest.StopTree(t, cmd, tag) })
 	found := make(chan string, 1)
 	go func() {
 		sc := bufio.NewScanner(out)

@@ -77,6 +77,24 @@ func (s *Server) OpenFreshURL(path string) string {
 	return s.OpenURL(path)
 }
 
+// StopTree stops a command started with Setpgid and the tag proctag.Env gave it: SIGTERM first
+// (a Jupyter server then shuts its kernels down), its process group killed after 10 s, then
+// whatever still carries the tag.
+func StopTree(t testing.TB, cmd *exec.Cmd, tag string) {
+	_ = cmd.Process.Signal(syscall.SIGTERM)
+	done := make(chan struct{})
+	go func() { _ = cmd.Wait(); close(done) }()
+	select {
+	case <-done:
+	case <-time.After(10 * time.Second):
+		_ = syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
+		<-done
+	}
+	if killed := proctag.Stop(tag, 5*time.Second); len(killed) > 0 {
+		t.Logf("killed processes left behind: %v", killed)
+	}
+}
+
 // KernelsIdle reports whether the server runs at least one kernel and every kernel it runs is
 // idle (connected, and not executing anything).
 func (s *Server) KernelsIdle(t testing.TB) bool {
@@ -173,19 +191,7 @@ func Start(t testing.TB, app App) *Server {
 		}
 	}()
 	t.Cleanup(func() {
-		// SIGTERM lets the server shut its kernels down; then whatever carries the tag is stopped.
-		_ = cmd.Process.Signal(syscall.SIGTERM)
-		done := make(chan struct{})
-		go func() { _ = cmd.Wait(); close(done) }()
-		select {
-		case <-done:
-		case <-time.After(10 * time.Second):
-			_ = syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
-			<-done
-		}
-		if killed := proctag.Stop(tag, 5*time.Second); len(killed) > 0 {
-			t.Logf("killed processes the server left behind: %v", killed)
-		}
+		StopTree(t, cmd, tag)
 		if t.Failed() {
 			t.Logf("jupyter %s log (last lines):\n%s", app, s.logs.tail(60))
 		}

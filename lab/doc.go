@@ -11,7 +11,9 @@
 // The lessons' own models live beside them (waves, cohort, ...).
 package lab
 
-// DefaultSeed is the seed the lessons use unless a cell says otherwise. With
-// it, the waves model reproduces the source lesson's figures exactly (3000/s
-// without jitter, 925/s with full-width jitter, for 600 clients).
-const DefaultSeed = 1513241
+import "github.com/backofflab/backofflab/lab/lcg"
+
+// DefaultSeed is lcg.DefaultSeed.
+//
+// Deprecated: use lcg.DefaultSeed.
+const DefaultSeed = lcg.DefaultSeed

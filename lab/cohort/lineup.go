@@ -41,10 +41,12 @@ func NewPolicy(name string, base, cap, flat time.Duration) (schedule.Policy, err
 		return nil, fmt.Errorf("cohort: flat %v out of range: want flat > 0", flat)
 	}
 	switch name {
-	case "none", "exponential", "full", "equal", "decorrelated":
+	case "none":
+		return schedule.New(schedule.Config{Name: schedule.NameExponential, Base: base, Cap: cap})
+	case "exponential", "full", "equal", "decorrelated":
 		return schedule.New(schedule.Config{Name: name, Base: base, Cap: cap})
 	case "flat":
-		return schedule.New(schedule.Config{Name: name, Base: flat})
+		return schedule.New(schedule.Config{Name: schedule.NameConstant, Base: flat})
 	}
 	return nil, fmt.Errorf("cohort: unknown policy %q: want none, exponential, full, equal, decorrelated or flat", name)
 }

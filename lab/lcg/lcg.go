@@ -29,6 +29,12 @@ type LCG struct {
 	state uint32
 }
 
+// DefaultSeed is the seed the lessons use unless a cell says otherwise. With
+// it, the waves model reproduces the classic figures of the Waves lesson
+// exactly (3000/s without jitter, 925/s with full-width jitter, for 600
+// clients).
+const DefaultSeed = 1513241
+
 // New returns a generator seeded with seed. The seed must lie in
 // [0, 2³¹); anything else is an error, because the state has 31 bits and a
 // silently reduced seed would not reproduce the figure the reader asked for.

@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"time"
 
-	"github.com/backofflab/backofflab/lab"
 	"github.com/backofflab/backofflab/lab/lcg"
 	"github.com/backofflab/backofflab/lab/schedule"
 )
@@ -22,7 +21,7 @@ func Example() {
 			return
 		}
 		fmt.Printf("%-13s", name)
-		for _, d := range schedule.Delays(p, 6, lcg.MustNew(lab.DefaultSeed)) {
+		for _, d := range schedule.Delays(p, 6, lcg.MustNew(lcg.DefaultSeed)) {
 			fmt.Printf("%8v", d.Round(time.Millisecond))
 		}
 		fmt.Println()
@@ -34,6 +33,7 @@ func Example() {
 	// decorrelated    214ms   444ms  1.212s   679ms   272ms   312ms
 	// uniform         107ms   227ms   561ms   531ms   942ms  1.592s
 	// constant        100ms   100ms   100ms   100ms   100ms   100ms
+	// immediate          0s      0s      0s      0s      0s      0s
 }
 
 // Exponential backoff without a cap saturates at the largest Duration
@@ -60,14 +60,14 @@ func ExampleNew() {
 	// Output:
 	// schedule: width 2.5 out of range: want 0 <= width <= 2
 	// schedule: cap 1ms below base 1s: want cap >= base, or cap = 0 for uncapped
-	// schedule: unknown policy name "jittery": want one of none, exponential, full, equal, decorrelated, uniform, flat, constant
+	// schedule: unknown policy "jittery": want one of exponential, full, equal, decorrelated, uniform, constant, immediate
 }
 
 // Delays threads each wait into the next call, which is what decorrelated
 // jitter needs: every wait lies between the base and three times the last.
 func ExampleDelays() {
 	p := schedule.Decorrelated{Base: time.Second, Cap: time.Minute}
-	fmt.Println(schedule.Delays(p, 5, lcg.MustNew(lab.DefaultSeed)))
+	fmt.Println(schedule.Delays(p, 5, lcg.MustNew(lcg.DefaultSeed)))
 	// Output:
 	// [2.143837897s 4.439052629s 12.115380176s 6.791475285s 2.723598225s]
 }
@@ -76,7 +76,7 @@ func ExampleDelays() {
 // one: here within [750ms, 1.25s) around the first retry's 1 s.
 func ExampleUniformJitter() {
 	p := schedule.UniformJitter{Base: time.Second, Width: 0.5}
-	r := lcg.MustNew(lab.DefaultSeed)
+	r := lcg.MustNew(lcg.DefaultSeed)
 	for range 5 {
 		fmt.Println(p.Delay(0, 0, r).Round(time.Millisecond))
 	}

@@ -205,8 +205,8 @@ func (p Decorrelated) String() string {
 	return describe(p.Name(), p.Base, p.Cap, orDefault(p.Multiplier, 3), "")
 }
 
-// Constant waits Base before every retry: the "flat" retry that does not
-// back off at all. It never draws from r.
+// Constant waits Base before every retry: a retry that keeps a steady pace
+// and does not back off. It never draws from r.
 //
 // The zero value retries at once.
 type Constant struct {
@@ -228,6 +228,22 @@ func (p Constant) Name() string { return NameConstant }
 // String describes the policy and its wait.
 func (p Constant) String() string { return fmt.Sprintf("%s(base=%v)", p.Name(), p.Base) }
 
+// Immediate retries at once: no wait before any retry, the behaviour of a
+// client with no backoff at all. It never draws from r.
+type Immediate struct{}
+
+// Delay returns 0.
+func (Immediate) Delay(n int, prev time.Duration, r Uniform) time.Duration { return 0 }
+
+// Validate reports nil: Immediate has no parameters.
+func (Immediate) Validate() error { return nil }
+
+// Name returns "immediate".
+func (Immediate) Name() string { return NameImmediate }
+
+// String returns "immediate".
+func (Immediate) String() string { return NameImmediate }
+
 // Compile-time checks that every concrete policy is a Policy.
 var (
 	_ Policy = Exponential{}
@@ -236,4 +252,5 @@ var (
 	_ Policy = UniformJitter{}
 	_ Policy = Decorrelated{}
 	_ Policy = Constant{}
+	_ Policy = Immediate{}
 )

@@ -42,37 +42,70 @@ func Delays(p Policy, count int, r Uniform) []time.Duration {
 	return out
 }
 
-// Policy names accepted by New. "none" and "exponential" name the same
-// policy, and so do "flat" and "constant".
+// Policy names accepted by New, one per behaviour; Names lists them in
+// teaching order and Label gives each its display label.
 const (
-	NameExponential  = "exponential"
-	NameFull         = "full"
-	NameEqual        = "equal"
-	NameDecorrelated = "decorrelated"
-	NameUniform      = "uniform"
-	NameConstant     = "constant"
+	NameExponential  = "exponential"  // Exponential: the growing window, no jitter
+	NameFull         = "full"         // FullJitter
+	NameEqual        = "equal"        // EqualJitter
+	NameDecorrelated = "decorrelated" // Decorrelated
+	NameUniform      = "uniform"      // UniformJitter
+	NameConstant     = "constant"     // Constant: the same wait every time
+	NameImmediate    = "immediate"    // Immediate: no wait at all, retry at once
 )
 
-// aliases maps every accepted spelling to its canonical name.
-var aliases = map[string]string{
-	"none":           NameExponential,
-	NameExponential:  NameExponential,
-	NameFull:         NameFull,
-	NameEqual:        NameEqual,
-	NameDecorrelated: NameDecorrelated,
-	NameUniform:      NameUniform,
-	"flat":           NameConstant,
-	NameConstant:     NameConstant,
+// Names returns the policy names in teaching order: no jitter first, then
+// the jittered policies, then the two that do not back off.
+func Names() []string {
+	return []string{NameExponential, NameFull, NameEqual, NameDecorrelated, NameUniform, NameConstant, NameImmediate}
 }
 
-// acceptedNames lists every spelling New accepts, for error messages.
-const acceptedNames = "none, exponential, full, equal, decorrelated, uniform, flat, constant"
+// labels are the display labels of the names, for tables and legends.
+var labels = map[string]string{
+	NameExponential:  "exponential (no jitter)",
+	NameFull:         "full jitter",
+	NameEqual:        "equal jitter",
+	NameDecorrelated: "decorrelated jitter",
+	NameUniform:      "uniform jitter",
+	NameConstant:     "constant wait",
+	NameImmediate:    "immediate (no wait)",
+}
 
-// Names returns the canonical policy names in teaching order: no jitter
-// first, then the jittered policies, then the constant wait. New accepts
-// each of them, plus the aliases "none" (exponential) and "flat" (constant).
-func Names() []string {
-	return []string{NameExponential, NameFull, NameEqual, NameDecorrelated, NameUniform, NameConstant}
+// Label returns the display label of a policy name, for a table or a
+// legend: "full jitter" for "full". A name that is not one of Names is
+// returned as it is.
+func Label(name string) string {
+	if l, ok := labels[name]; ok {
+		return l
+	}
+	return name
+}
+
+// renamed are names earlier editions used, with what replaces them.
+var renamed = map[string]string{
+	"none": `"exponential" (no jitter) or "immediate" (no wait)`,
+	"flat": `"constant"`,
+}
+
+// CheckName returns nil if name is one of Names, and otherwise an error
+// that lists them (and, for a name earlier editions used, says what
+// replaces it). Case and surrounding spaces are not ignored: names are
+// compared exactly.
+func CheckName(name string) error {
+	if _, ok := labels[name]; ok {
+		return nil
+	}
+	if r, ok := renamed[strings.ToLower(strings.TrimSpace(name))]; ok {
+		return fmt.Errorf("schedule: policy %q was renamed: use %s", name, r)
+	}
+	return fmt.Errorf("schedule: unknown policy %q: want one of %s", name, strings.Join(Names(), ", "))
+}
+
+// Named is a policy with its name, the unit a lineup of policies is made
+// of: tables and figures show the name's Label.
+type Named struct {
+	Name   string
+	Policy Policy
 }
 
 // Config describes a policy by name, for callers that pick the policy at run
@@ -80,8 +113,8 @@ func Names() []string {
 // by New, including those the named policy does not use, so a loop that
 // builds each policy from one Config fails early on a bad value.
 type Config struct {
-	// Name is the policy: one of Names() or an alias; case and surrounding
-	// spaces are ignored.
+	// Name is the policy: one of Names(); case and surrounding spaces are
+	// ignored.
 	Name string
 	// Base is the first window (the constant wait for Constant). It must be
 	// positive, except for Constant, where 0 means "retry at once".
@@ -100,10 +133,9 @@ type Config struct {
 // New returns the policy cfg describes, or an error naming the first
 // parameter that is out of range, or an unknown name.
 func New(cfg Config) (Policy, error) {
-	key := strings.ToLower(strings.TrimSpace(cfg.Name))
-	name, ok := aliases[key]
-	if !ok {
-		return nil, fmt.Errorf("schedule: unknown policy name %q: want one of %s", cfg.Name, acceptedNames)
+	name := strings.ToLower(strings.TrimSpace(cfg.Name))
+	if err := CheckName(name); err != nil {
+		return nil, err
 	}
 	if err := checkWidth(cfg.Width); err != nil {
 		return nil, err
@@ -123,11 +155,16 @@ func New(cfg Config) (Policy, error) {
 		p = Decorrelated{Base: cfg.Base, Cap: cfg.Cap, Multiplier: cfg.Multiplier}
 	case NameUniform:
 		p = UniformJitter{Base: cfg.Base, Cap: cfg.Cap, Multiplier: cfg.Multiplier, Width: cfg.Width}
-	default: // NameConstant
+	case NameConstant:
 		if err := checkGrowth(0, cfg.Base, cfg.Cap, cfg.Multiplier); err != nil {
 			return nil, err
 		}
 		p = Constant{Base: cfg.Base}
+	default: // NameImmediate
+		if err := checkGrowth(0, 0, cfg.Cap, cfg.Multiplier); err != nil {
+			return nil, err
+		}
+		p = Immediate{}
 	}
 	if err := p.Validate(); err != nil {
 		return nil, err

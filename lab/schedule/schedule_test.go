@@ -7,7 +7,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/backofflab/backofflab/lab"
 	"github.com/backofflab/backofflab/lab/lcg"
 	"github.com/backofflab/backofflab/lab/schedule"
 )
@@ -114,7 +113,7 @@ func TestDrawsPerDelay(t *testing.T) {
 	all["zero full"] = schedule.FullJitter{}
 	jittered["uniform width 0"], jittered["zero full"] = true, true
 	for name, p := range all {
-		r := &counting{r: lcg.MustNew(lab.DefaultSeed)}
+		r := &counting{r: lcg.MustNew(lcg.DefaultSeed)}
 		var prev time.Duration
 		calls := 0
 		for _, n := range []int{0, 1, 2, 3, -1, 100, 10_000, math.MaxInt, math.MinInt} {
@@ -250,16 +249,15 @@ func TestZeroValuesWaitZero(t *testing.T) {
 func TestNewBuildsEachPolicy(t *testing.T) {
 	cfg := schedule.Config{Base: time.Second, Cap: time.Minute, Multiplier: 1.5, Width: 0.5}
 	want := map[string]schedule.Policy{
-		"none":         schedule.Exponential{Base: time.Second, Cap: time.Minute, Multiplier: 1.5},
 		"exponential":  schedule.Exponential{Base: time.Second, Cap: time.Minute, Multiplier: 1.5},
 		"full":         schedule.FullJitter{Base: time.Second, Cap: time.Minute, Multiplier: 1.5},
 		"equal":        schedule.EqualJitter{Base: time.Second, Cap: time.Minute, Multiplier: 1.5},
 		"decorrelated": schedule.Decorrelated{Base: time.Second, Cap: time.Minute, Multiplier: 1.5},
 		"uniform":      schedule.UniformJitter{Base: time.Second, Cap: time.Minute, Multiplier: 1.5, Width: 0.5},
-		"flat":         schedule.Constant{Base: time.Second},
 		"constant":     schedule.Constant{Base: time.Second},
+		"immediate":    schedule.Immediate{},
 		" Full ":       schedule.FullJitter{Base: time.Second, Cap: time.Minute, Multiplier: 1.5},
-		"FLAT":         schedule.Constant{Base: time.Second},
+		"CONSTANT":     schedule.Constant{Base: time.Second},
 	}
 	for name, w := range want {
 		cfg.Name = name
@@ -283,8 +281,8 @@ func TestNewBuildsEachPolicy(t *testing.T) {
 		}
 	}
 	// A constant wait of zero is allowed: retry at once.
-	if _, err := schedule.New(schedule.Config{Name: "flat"}); err != nil {
-		t.Errorf("New(flat, base 0): %v", err)
+	if _, err := schedule.New(schedule.Config{Name: "constant"}); err != nil {
+		t.Errorf("New(constant, base 0): %v", err)
 	}
 }
 
@@ -294,14 +292,17 @@ func TestNewRejectsBadParameters(t *testing.T) {
 		cfg  schedule.Config
 		want string
 	}{
-		{schedule.Config{Name: "jitter", Base: time.Second}, `unknown policy name "jitter": want one of none, exponential, full, equal, decorrelated, uniform, flat, constant`},
-		{schedule.Config{Base: time.Second}, `unknown policy name ""`},
+		{schedule.Config{Name: "jitter", Base: time.Second}, `unknown policy "jitter": want one of exponential, full, equal, decorrelated, uniform, constant, immediate`},
+		{schedule.Config{Base: time.Second}, `unknown policy ""`},
+		{schedule.Config{Name: "none", Base: time.Second}, `policy "none" was renamed: use "exponential" (no jitter) or "immediate" (no wait)`},
+		{schedule.Config{Name: "Flat", Base: time.Second}, `policy "flat" was renamed: use "constant"`},
+		{schedule.Config{Name: "immediate", Cap: -1}, "cap -1ns out of range"},
 		{schedule.Config{Name: "full"}, "base 0s out of range: want base > 0"},
 		{schedule.Config{Name: "decorrelated", Base: -time.Second}, "base -1s out of range: want base > 0"},
 		{schedule.Config{Name: "constant", Base: -time.Second}, "base -1s out of range: want base >= 0"},
 		{schedule.Config{Name: "equal", Base: time.Second, Cap: -1}, "cap -1ns out of range: want cap >= 0 (0 means uncapped)"},
-		{schedule.Config{Name: "none", Base: time.Second, Cap: time.Millisecond}, "cap 1ms below base 1s: want cap >= base, or cap = 0 for uncapped"},
-		{schedule.Config{Name: "flat", Base: time.Second, Cap: time.Millisecond}, "cap 1ms below base 1s"},
+		{schedule.Config{Name: "exponential", Base: time.Second, Cap: time.Millisecond}, "cap 1ms below base 1s: want cap >= base, or cap = 0 for uncapped"},
+		{schedule.Config{Name: "constant", Base: time.Second, Cap: time.Millisecond}, "cap 1ms below base 1s"},
 		{schedule.Config{Name: "full", Base: time.Second, Multiplier: 0.5}, "multiplier 0.5 out of range: want a finite multiplier >= 1 (0 means the default)"},
 		{schedule.Config{Name: "full", Base: time.Second, Multiplier: -2}, "multiplier -2 out of range"},
 		{schedule.Config{Name: "full", Base: time.Second, Multiplier: nan}, "multiplier NaN out of range"},
@@ -394,7 +395,7 @@ type summary struct {
 }
 
 func sample(p schedule.Policy, n int, prev time.Duration, draws int) summary {
-	r := lcg.MustNew(lab.DefaultSeed)
+	r := lcg.MustNew(lcg.DefaultSeed)
 	s := summary{min: maxDuration}
 	var sum float64
 	for range draws {
@@ -449,7 +450,7 @@ func TestDistributions(t *testing.T) {
 func TestFullJitterIsFlat(t *testing.T) {
 	const draws = 100_000
 	p := schedule.FullJitter{Base: time.Second}
-	r := lcg.MustNew(lab.DefaultSeed)
+	r := lcg.MustNew(lcg.DefaultSeed)
 	var bins [10]int
 	for range draws {
 		bins[p.Delay(0, 0, r)*10/time.Second]++
@@ -468,8 +469,8 @@ func FuzzNew(f *testing.F) {
 	f.Add("full", int64(time.Second), int64(time.Minute), 2.0, 0.0, 3, int64(0), 0.5)
 	f.Add("uniform", int64(1), int64(0), 1.5, 2.0, 10_000, int64(0), 0.999)
 	f.Add("decorrelated", int64(time.Millisecond), int64(0), 0.0, 0.0, 0, int64(math.MaxInt64), 0.99)
-	f.Add("none", int64(math.MaxInt64), int64(0), 1e300, 0.0, 100, int64(-1), 0.0)
-	f.Add("flat", int64(0), int64(5), 1.0, 1.0, -7, int64(3), 1.5)
+	f.Add("exponential", int64(math.MaxInt64), int64(0), 1e300, 0.0, 100, int64(-1), 0.0)
+	f.Add("constant", int64(0), int64(5), 1.0, 1.0, -7, int64(3), 1.5)
 	f.Add("equal", int64(-1), int64(-1), math.NaN(), math.Inf(1), 1, int64(1), math.NaN())
 	f.Fuzz(func(t *testing.T, name string, base, cap int64, mult, width float64, n int, prev int64, u float64) {
 		p, err := schedule.New(schedule.Config{Name: name, Base: time.Duration(base), Cap: time.Duration(cap), Multiplier: mult, Width: width})
@@ -509,7 +510,7 @@ func BenchmarkDelay(b *testing.B) {
 
 // benchmarkDelay times p's Delay, threading prev and cycling n over 0..15.
 func benchmarkDelay(b *testing.B, p schedule.Policy) {
-	r := lcg.MustNew(lab.DefaultSeed)
+	r := lcg.MustNew(lcg.DefaultSeed)
 	var prev time.Duration
 	n := 0
 	for b.Loop() {

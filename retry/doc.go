@@ -10,11 +10,11 @@
 //     attempt would end after the context's deadline, the call gives up at
 //     once with ErrDeadline instead of sleeping into a deadline nobody can
 //     meet.
-//   - A retry budget (lab/budget) shared by every call through one Retrier
+//   - A retry budget (retry/budget) shared by every call through one Retrier
 //     or Transport: retries stay under 10 % of recent requests, so a
 //     dependency that is down sees at most about 1.1 times its normal load
 //     from this client, not three times.
-//   - A circuit breaker (lab/breaker) that opens after consecutive failures
+//   - A circuit breaker (retry/breaker) that opens after consecutive failures
 //     and then refuses at once, without touching the network, for a jittered
 //     open time, so a fleet does not probe the dependency in step. The call
 //     whose failure opens it gives up at once too, instead of sleeping only

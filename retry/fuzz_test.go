@@ -13,8 +13,8 @@ import (
 	"time"
 	"unicode/utf8"
 
-	"github.com/backofflab/backofflab/lab/breaker"
 	"github.com/backofflab/backofflab/retry"
+	"github.com/backofflab/backofflab/retry/breaker"
 )
 
 // scripted is a base RoundTripper that answers every attempt the same way:

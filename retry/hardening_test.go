@@ -24,9 +24,9 @@ import (
 	"testing"
 	"time"
 
-	"github.com/backofflab/backofflab/lab/breaker"
 	"github.com/backofflab/backofflab/lab/schedule"
 	"github.com/backofflab/backofflab/retry"
+	"github.com/backofflab/backofflab/retry/breaker"
 )
 
 // stallUntilCleanup returns a channel that is closed when the test ends,

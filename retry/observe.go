@@ -5,7 +5,7 @@ import (
 	"sync/atomic"
 	"time"
 
-	"github.com/backofflab/backofflab/lab/breaker"
+	"github.com/backofflab/backofflab/retry/breaker"
 )
 
 // EventKind says what an Event reports.

@@ -10,10 +10,10 @@ import (
 	"sync"
 	"time"
 
-	"github.com/backofflab/backofflab/lab/breaker"
-	"github.com/backofflab/backofflab/lab/budget"
 	"github.com/backofflab/backofflab/lab/deadline"
 	"github.com/backofflab/backofflab/lab/schedule"
+	"github.com/backofflab/backofflab/retry/breaker"
+	"github.com/backofflab/backofflab/retry/budget"
 )
 
 // Defaults used for zero Config fields.

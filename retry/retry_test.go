@@ -11,11 +11,11 @@ import (
 	"testing"
 	"time"
 
-	"github.com/backofflab/backofflab/lab/breaker"
-	"github.com/backofflab/backofflab/lab/budget"
 	"github.com/backofflab/backofflab/lab/lcg"
 	"github.com/backofflab/backofflab/lab/schedule"
 	"github.com/backofflab/backofflab/retry"
+	"github.com/backofflab/backofflab/retry/breaker"
+	"github.com/backofflab/backofflab/retry/budget"
 )
 
 var errFlaky = errors.New("flaky")

@@ -15,8 +15,8 @@ import (
 	"syscall"
 	"time"
 
-	"github.com/backofflab/backofflab/lab/breaker"
-	"github.com/backofflab/backofflab/lab/budget"
+	"github.com/backofflab/backofflab/retry/breaker"
+	"github.com/backofflab/backofflab/retry/budget"
 )
 
 // DefaultRetryStatus lists the response statuses Transport retries when

@@ -95,7 +95,7 @@ func runOverload(args []string, stdout, stderr io.Writer) int {
 		return status
 	}
 	fail := func(format string, a ...any) int { return usageError(stderr, "overload", format, a...) }
-	// 0 means "the default" to lab/budget and lab/breaker; on the command
+	// 0 means "the default" to retry/budget and retry/breaker; on the command
 	// line it is outside the ranges the help states.
 	if status, ok := refuseZero(fs, stderr, "budget-ratio", "budget-buckets", "budget-width",
 		"breaker-failures", "breaker-open", "breaker-max-open"); !ok {

@@ -9,7 +9,7 @@ import (
 	"time"
 
 	"github.com/backofflab/backofflab/lab"
-	"github.com/backofflab/backofflab/retry/storm"
+	"github.com/backofflab/backofflab/lab/storm"
 )
 
 func init() {

@@ -5,9 +5,9 @@ import (
 	"time"
 
 	"github.com/backofflab/backofflab/lab"
-	"github.com/backofflab/backofflab/lab/breaker"
-	"github.com/backofflab/backofflab/lab/budget"
 	"github.com/backofflab/backofflab/lab/lcg"
+	"github.com/backofflab/backofflab/retry/breaker"
+	"github.com/backofflab/backofflab/retry/budget"
 )
 
 // Limits on a Config. They keep a run's work and memory bounded: at most

@@ -5,9 +5,9 @@ import (
 	"math"
 	"time"
 
-	"github.com/backofflab/backofflab/lab/breaker"
-	"github.com/backofflab/backofflab/lab/budget"
 	"github.com/backofflab/backofflab/lab/lcg"
+	"github.com/backofflab/backofflab/retry/breaker"
+	"github.com/backofflab/backofflab/retry/budget"
 )
 
 // Point is the state of the system over one Sample of the timeline. Rates

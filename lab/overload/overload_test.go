@@ -6,8 +6,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/backofflab/backofflab/lab/breaker"
-	"github.com/backofflab/backofflab/lab/budget"
+	"github.com/backofflab/backofflab/retry/breaker"
+	"github.com/backofflab/backofflab/retry/budget"
 )
 
 func run(t *testing.T, c Config) Result {

@@ -5,8 +5,8 @@ import (
 	"time"
 
 	"github.com/backofflab/backofflab/lab"
-	"github.com/backofflab/backofflab/lab/breaker"
 	"github.com/backofflab/backofflab/lab/lcg"
+	"github.com/backofflab/backofflab/retry/breaker"
 )
 
 // A breaker trips after three consecutive failures, refuses requests while

@@ -6,9 +6,9 @@ import (
 	"testing"
 	"time"
 
-	"github.com/backofflab/backofflab/lab/breaker"
 	"github.com/backofflab/backofflab/lab/schedule"
-	"github.com/backofflab/backofflab/retry/storm"
+	"github.com/backofflab/backofflab/lab/storm"
+	"github.com/backofflab/backofflab/retry/breaker"
 )
 
 // A small storm under each policy: every client recovers, the server saw

@@ -39,10 +39,10 @@ import (
 	"sync/atomic"
 	"time"
 
-	"github.com/backofflab/backofflab/lab/breaker"
 	"github.com/backofflab/backofflab/lab/metrics"
 	"github.com/backofflab/backofflab/lab/schedule"
 	"github.com/backofflab/backofflab/retry"
+	"github.com/backofflab/backofflab/retry/breaker"
 )
 
 // Policy names accepted by Config.Policy.

@@ -10,7 +10,7 @@ import (
 	"time"
 
 	"github.com/backofflab/backofflab/internal/filelimit"
-	"github.com/backofflab/backofflab/retry/storm"
+	"github.com/backofflab/backofflab/lab/storm"
 )
 
 // A run needing more descriptors than the process may open fails at once,

@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"time"
 
-	"github.com/backofflab/backofflab/lab/budget"
+	"github.com/backofflab/backofflab/retry/budget"
 )
 
 // A client sends 50 requests in one second against a dependency that is

@@ -79,12 +79,9 @@ func wantProblem(t *testing.T, what string, err error, hints ...string) {
 // The checks must catch the mistakes learners make, in words that point
 // at the mistake.
 func TestChecksCatchTypicalMistakes(t *testing.T) {
-	lesson2000 := func() waves.Config {
-		c := waves.Lesson()
-		c.Clients, c.Outage, c.Jitter = 2000, 30*time.Second, 1
-		return c
+	noJitter := func() waves.Config {
+		return waves.Lesson().WithClients(2000).WithOutage(30 * time.Second).WithJitter(0)
 	}
-	noJitter := func() waves.Config { c := lesson2000(); c.Jitter = 0; return c }
 	wantProblem(t, "scenario without jitter",
 		check.Overload(noJitter, overloadsol.Peak, overloadsol.TimesCapacity), "Scenario().Jitter is 0, want 1")
 	wantProblem(t, "peak hard-coded",

@@ -19,14 +19,13 @@ import (
 // Each must equal the peak waves.Run measures.
 func OverloadHidden(peak func(waves.Config) (metrics.Peak, error)) error {
 	var r report
-	for _, change := range []func(*waves.Config){
-		func(c *waves.Config) { c.Seed = 7 },
-		func(c *waves.Config) { c.Clients, c.Jitter = 1000, 0.5 },
-		func(c *waves.Config) { c.Slot = 100 * ms },
-		func(c *waves.Config) { c.Base, c.Seed = 2700*ms, 42 },
+	x := waves.Exercise()
+	for _, c := range []waves.Config{
+		x.WithSeed(7),
+		x.WithClients(1000).WithJitter(0.5),
+		x.WithSlot(100 * ms),
+		x.WithBase(2700 * ms).WithSeed(42),
 	} {
-		c := waves.Exercise()
-		change(&c)
 		want, err := waves.Run(c)
 		if err != nil {
 			panic(err) // the cases are valid

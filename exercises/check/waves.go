@@ -26,8 +26,7 @@ func Overload(
 ) error {
 	var r report
 
-	want := waves.Lesson()
-	want.Clients, want.Outage, want.Jitter = 2000, 30*time.Second, 1
+	want := waves.Lesson().WithClients(2000).WithOutage(30 * time.Second).WithJitter(1)
 	var got waves.Config
 	if r.call("Scenario", func() { got = scenario() }) {
 		for _, f := range []struct {
@@ -50,8 +49,7 @@ func Overload(
 		}
 	}
 
-	noJitter := want
-	noJitter.Jitter = 0
+	noJitter := want.WithJitter(0)
 	for _, tc := range []struct {
 		c    waves.Config
 		want float64
@@ -176,9 +174,7 @@ func SlotWidth(halvingWidth func(metrics.Histogram, []time.Duration) (time.Durat
 	var r report
 	widths := []time.Duration{ms, 2 * ms, 5 * ms, 10 * ms, 20 * ms, 50 * ms, 100 * ms, 200 * ms, 500 * ms, time.Second}
 	lesson := func(w float64) metrics.Histogram {
-		c := waves.Lesson()
-		c.Jitter, c.Slot = w, ms
-		res, err := waves.Run(c)
+		res, err := waves.Run(waves.Lesson().WithJitter(w).WithSlot(ms))
 		if err != nil {
 			panic(err) // the lesson's configuration is valid
 		}
@@ -258,10 +254,8 @@ func Base(
 		}
 	}
 
-	scenario := waves.Lesson()
-	scenario.Clients, scenario.Outage, scenario.Jitter = 2000, 30*time.Second, 1
-	small := waves.Lesson()
-	small.Jitter = 1
+	scenario := waves.Lesson().WithClients(2000).WithOutage(30 * time.Second).WithJitter(1)
+	small := waves.Lesson().WithJitter(1)
 	for _, tc := range []struct {
 		c        waves.Config
 		capacity float64
@@ -305,8 +299,7 @@ func Base(
 // the window, whose peak is within capacity.
 func firstFit(c waves.Config, capacity float64, step time.Duration) (time.Duration, error) {
 	for b := step; b <= c.Window; b += step {
-		c.Base = b
-		res, err := waves.Run(c)
+		res, err := waves.Run(c.WithBase(b))
 		if err != nil {
 			return 0, err
 		}

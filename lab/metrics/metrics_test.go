@@ -37,9 +37,11 @@ func TestCountRejectsBadInput(t *testing.T) {
 		{"negative time", []time.Duration{ms, -1}, ms},
 		{"too many slots", []time.Duration{time.Hour}, time.Nanosecond},
 	} {
-		if _, err := Count(tc.times, tc.slot); err == nil {
-			t.Errorf("%s: Count gave no error", tc.name)
-		}
+		t.Run(tc.name, func(t *testing.T) {
+			if _, err := Count(tc.times, tc.slot); err == nil {
+				t.Errorf("Count(%v, %v) gave no error", tc.times, tc.slot)
+			}
+		})
 	}
 }
 
@@ -52,10 +54,19 @@ func TestNewHistogramSizes(t *testing.T) {
 	if err != nil || len(h.Counts) != 4 {
 		t.Fatalf("NewHistogram(300ms, 1s) = %d slots, %v; want 4 (rounded up), nil", len(h.Counts), err)
 	}
-	for _, bad := range [][2]time.Duration{{0, time.Second}, {ms, -1}, {1, time.Hour}} {
-		if _, err := NewHistogram(bad[0], bad[1]); err == nil {
-			t.Errorf("NewHistogram(%v, %v) gave no error", bad[0], bad[1])
-		}
+	for _, tc := range []struct {
+		name       string
+		slot, span time.Duration
+	}{
+		{"zero slot", 0, time.Second},
+		{"negative span", ms, -1},
+		{"too many slots", 1, time.Hour},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			if _, err := NewHistogram(tc.slot, tc.span); err == nil {
+				t.Errorf("NewHistogram(%v, %v) gave no error", tc.slot, tc.span)
+			}
+		})
 	}
 }
 

@@ -68,9 +68,11 @@ func TestSpreadString(t *testing.T) {
 		{Spread{N: 5000, Mean: 3.2612, SD: 0.0877, Min: 2.97, Max: 3.6}, "3.261 ± 0.088 (n = 5000, 2.970 to 3.600)"},
 		{Spread{N: 1, Mean: 3.25, Min: 3.25, Max: 3.25}, "3.25 ± 0 (n = 1, 3.25 to 3.25)"},
 	} {
-		if got := tc.s.String(); got != tc.want {
-			t.Errorf("String() = %q, want %q", got, tc.want)
-		}
+		t.Run(tc.want, func(t *testing.T) {
+			if got := tc.s.String(); got != tc.want {
+				t.Errorf("String() = %q", got)
+			}
+		})
 	}
 }
 

@@ -12,10 +12,8 @@ import (
 // The lesson's table: the same 600 clients and seed, three jitter widths.
 // The peak falls with the width; the total barely moves.
 func Example() {
-	c := waves.Lesson()
 	for _, w := range []float64{0, 0.5, 1} {
-		c.Jitter = w
-		r, err := waves.Run(c)
+		r, err := waves.Run(waves.Lesson().WithJitter(w))
 		if err != nil {
 			fmt.Println(err)
 			return
@@ -31,8 +29,7 @@ func Example() {
 // Why the full-width total is below 3600: some clients succeed one attempt
 // early, and some sixth attempts fall past the 40 s window.
 func ExampleResult() {
-	c := waves.Lesson()
-	c.Jitter = 1
+	c := waves.Lesson().WithJitter(1)
 	r, _ := waves.Run(c)
 	fmt.Println("planned:              ", r.Planned())
 	fmt.Println("after early successes:", r.Planned()-r.SkippedAfterSuccess)
@@ -66,8 +63,7 @@ func ExampleModel_Histogram() {
 // client's attempt can come before its previous one: the model places
 // each attempt relative to the shared failure, not to the previous one.
 func ExampleModel_Attempts() {
-	c := waves.Lesson()
-	c.Jitter = 1
+	c := waves.Lesson().WithJitter(1)
 	m, _ := waves.New(c)
 	for a := range m.Attempts() {
 		if a.Client > 0 {
@@ -88,7 +84,7 @@ func ExampleModel_Attempts() {
 // widens; the total starts to fall once bands reach past the outage and
 // the window.
 func ExampleWriteTable() {
-	rs, err := waves.RunEach(waves.Lesson().WithJitters(waves.JitterWidths()...))
+	rs, err := waves.RunEach(waves.Lesson().EachJitter(waves.JitterWidths()...))
 	if err != nil {
 		fmt.Println(err)
 		return
@@ -107,10 +103,8 @@ func ExampleWriteTable() {
 // the count in the fullest slot never changes, so the reported rate falls
 // in proportion to the width.
 func ExampleSweepSlots() {
-	c := waves.Lesson()
-	synced, _ := waves.SweepSlots(c, waves.SlotWidths())
-	c.Jitter = 1
-	jittered, _ := waves.SweepSlots(c, waves.SlotWidths())
+	synced, _ := waves.SweepSlots(waves.Lesson(), waves.SlotWidths())
+	jittered, _ := waves.SweepSlots(waves.Lesson().WithJitter(1), waves.SlotWidths())
 	waves.WriteSlotTable(os.Stdout, synced, jittered)
 	// Output:
 	//    slot       no jitter  jitter 100%
@@ -138,10 +132,8 @@ func ExampleConfig_Label() {
 // The 2000-client exercise: jitter cuts the peak by 3.25 and it is still
 // 2.56 times the recovering service's capacity.
 func ExampleExercise() {
-	c := waves.Exercise()
-	jittered, _ := waves.Run(c)
-	c.Jitter = 0
-	synced, _ := waves.Run(c)
+	jittered, _ := waves.Run(waves.Exercise())
+	synced, _ := waves.Run(waves.Exercise().WithJitter(0))
 	fmt.Println("without jitter:", synced.Peak())
 	fmt.Println("with jitter:   ", jittered.Peak())
 	fmt.Printf("cut ×%.2f, %g × capacity\n",
@@ -156,13 +148,12 @@ func ExampleExercise() {
 // The same run over many seeds: the lessons' seed gives a typical peak,
 // not a lucky one.
 func ExampleRunEach() {
-	c := waves.Lesson()
-	c.Jitter = 1
+	c := waves.Lesson().WithJitter(1)
 	seeds := make([]int64, 200)
 	for i := range seeds {
 		seeds[i] = int64(i)
 	}
-	rs, err := waves.RunEach(c.WithSeeds(seeds...))
+	rs, err := waves.RunEach(c.EachSeed(seeds...))
 	if err != nil {
 		fmt.Println(err)
 		return
@@ -180,8 +171,7 @@ func ExampleRunEach() {
 // attempt, which jitter moved past the end of the 20 s outage, and 114
 // sixth attempts fall past the 40 s window.
 func ExampleModel_ByAttempt() {
-	c := waves.Lesson()
-	c.Jitter = 1
+	c := waves.Lesson().WithJitter(1)
 	m, _ := waves.New(c)
 	for i, t := range m.ByAttempt() {
 		fmt.Printf("attempt %d: %3d failed, %3d succeeded, %3d past window\n", i+1, t.Failed, t.Succeeded, t.PastWindow)
@@ -193,4 +183,34 @@ func ExampleModel_ByAttempt() {
 	// attempt 4: 600 failed,   0 succeeded,   0 past window
 	// attempt 5: 437 failed, 163 succeeded,   0 past window
 	// attempt 6:  48 failed, 275 succeeded, 114 past window
+}
+
+// A sweep's runs are named by what the sweep varies: the run at full
+// width is rs.Jitter(1), wherever it sits in the sweep.
+func ExampleResults_Jitter() {
+	rs, err := waves.RunEach(waves.Lesson().EachJitter(0, 1))
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	synced, jittered := rs.Jitter(0), rs.Jitter(1)
+	fmt.Printf("%v → %v\n", synced.Peak(), jittered.Peak())
+	// Output:
+	// 3000/s (600 in 200ms at 1s) → 925/s (185 in 200ms at 1.2s)
+}
+
+// The With modifiers return a changed copy, so a setting reads as one
+// expression; Run validates it.
+func ExampleConfig_WithJitter() {
+	r, err := waves.Run(waves.Lesson().WithClients(2000).WithJitter(1))
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	fmt.Println(r.Config.Label(), r.Peak())
+	_, err = waves.Run(waves.Lesson().WithJitter(3))
+	fmt.Println(err)
+	// Output:
+	// 2000 clients, jitter 100% 3075/s (615 in 200ms at 1.2s)
+	// waves: jitter 3 out of range: want 0 <= jitter <= 2
 }

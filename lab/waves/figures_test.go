@@ -11,7 +11,7 @@ import (
 
 func lessonRuns(t *testing.T, widths ...float64) []Result {
 	t.Helper()
-	rs, err := RunEach(Lesson().WithJitters(widths...))
+	rs, err := RunEach(Lesson().EachJitter(widths...))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -120,7 +120,7 @@ func TestSweepFigures(t *testing.T) {
 	}
 	render(t, "JitterFigure", jf)
 
-	bs, err := RunEach(Exercise().WithBases(time.Second, 2700*time.Millisecond))
+	bs, err := RunEach(Exercise().EachBase(time.Second, 2700*time.Millisecond))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -12,9 +12,7 @@ import (
 // with 2000 clients, a 30 s outage and full-width jitter (w = 1). Compare
 // its peak with ExerciseCapacity.
 func Exercise() Config {
-	c := Lesson()
-	c.Clients, c.Outage, c.Jitter = 2000, 30*time.Second, 1
-	return c
+	return Lesson().WithClients(2000).WithOutage(30 * time.Second).WithJitter(1)
 }
 
 // ExerciseCapacity is the number of requests a second the exercise's
@@ -83,39 +81,75 @@ func (c Config) Label() string {
 	return strings.Join(parts, ", ")
 }
 
-// WithJitters returns one copy of c per jitter width, in order.
-func (c Config) WithJitters(widths ...float64) []Config {
-	return vary(c, widths, func(c *Config, w float64) { c.Jitter = w })
-}
+// WithClients returns a copy of c with n clients. Like every With
+// modifier it does not validate: Run does, naming the parameter and its
+// range.
+func (c Config) WithClients(n int) Config { c.Clients = n; return c }
 
-// WithBases returns one copy of c per base, in order.
-func (c Config) WithBases(bases ...time.Duration) []Config {
-	return vary(c, bases, func(c *Config, b time.Duration) { c.Base = b })
-}
+// WithAttempts returns a copy of c in which each client makes at most n
+// attempts.
+func (c Config) WithAttempts(n int) Config { c.Attempts = n; return c }
 
-// WithSeeds returns one copy of c per seed, in order.
-func (c Config) WithSeeds(seeds ...int64) []Config {
-	return vary(c, seeds, func(c *Config, s int64) { c.Seed = s })
-}
+// WithBase returns a copy of c whose first attempt is nominally at base.
+func (c Config) WithBase(base time.Duration) Config { c.Base = base; return c }
 
-// WithClients returns one copy of c per population size, in order.
-func (c Config) WithClients(ns ...int) []Config {
-	return vary(c, ns, func(c *Config, n int) { c.Clients = n })
-}
+// WithOutage returns a copy of c with an outage of d.
+func (c Config) WithOutage(d time.Duration) Config { c.Outage = d; return c }
 
-func vary[T any](c Config, values []T, set func(*Config, T)) []Config {
+// WithWindow returns a copy of c observed over a window of d.
+func (c Config) WithWindow(d time.Duration) Config { c.Window = d; return c }
+
+// WithJitter returns a copy of c with jitter width w: 0 is no jitter, 1 is
+// full width.
+func (c Config) WithJitter(w float64) Config { c.Jitter = w; return c }
+
+// WithSlot returns a copy of c counted in slots of d.
+func (c Config) WithSlot(d time.Duration) Config { c.Slot = d; return c }
+
+// WithSeed returns a copy of c drawing from the generator seeded with seed.
+func (c Config) WithSeed(seed int64) Config { c.Seed = seed; return c }
+
+// EachJitter returns one copy of c per jitter width, in order: a sweep for
+// RunEach.
+func (c Config) EachJitter(widths ...float64) []Config { return each(c, Config.WithJitter, widths) }
+
+// EachBase returns one copy of c per base, in order.
+func (c Config) EachBase(bases ...time.Duration) []Config { return each(c, Config.WithBase, bases) }
+
+// EachSeed returns one copy of c per seed, in order.
+func (c Config) EachSeed(seeds ...int64) []Config { return each(c, Config.WithSeed, seeds) }
+
+// EachClients returns one copy of c per population size, in order.
+func (c Config) EachClients(ns ...int) []Config { return each(c, Config.WithClients, ns) }
+
+// each applies the modifier with to c once per value.
+func each[T any](c Config, with func(Config, T) Config, values []T) []Config {
 	cs := make([]Config, len(values))
 	for i, v := range values {
-		cs[i] = c
-		set(&cs[i], v)
+		cs[i] = with(c, v)
 	}
 	return cs
 }
 
+// Results are the runs of a sweep, in the order of its configurations.
+type Results []Result
+
+// Jitter returns the first run whose jitter width is w, or the zero Result
+// if there is none (as http.Header.Get returns ""), so that a cell names
+// the run it means: rs.Jitter(1), not rs[1].
+func (rs Results) Jitter(w float64) Result {
+	for _, r := range rs {
+		if r.Config.Jitter == w {
+			return r
+		}
+	}
+	return Result{}
+}
+
 // RunEach runs every configuration, in order. It stops at the first
 // invalid one, with an error that says which it was.
-func RunEach(cs []Config) ([]Result, error) {
-	rs := make([]Result, len(cs))
+func RunEach(cs []Config) (Results, error) {
+	rs := make(Results, len(cs))
 	for i, c := range cs {
 		r, err := Run(c)
 		if err != nil {

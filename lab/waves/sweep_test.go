@@ -59,68 +59,129 @@ func TestSteps(t *testing.T) {
 	if got := Steps(time.Second, time.Second, ms); !slices.Equal(got, []time.Duration{time.Second}) {
 		t.Errorf("Steps(1s, 1s, 1ms) = %v, want [1s]", got)
 	}
-	for _, bad := range [][3]time.Duration{
-		{0, time.Second, 0},
-		{0, time.Second, -ms},
-		{time.Second, 0, ms},
-		{0, time.Hour, time.Nanosecond},                   // too many values
-		{math.MinInt64, math.MaxInt64, math.MaxInt64 / 4}, // to − from overflows
+	for _, tc := range []struct {
+		name           string
+		from, to, step time.Duration
+	}{
+		{"zero step", 0, time.Second, 0},
+		{"negative step", 0, time.Second, -ms},
+		{"to before from", time.Second, 0, ms},
+		{"too many values", 0, time.Hour, time.Nanosecond},
+		{"to − from overflows", math.MinInt64, math.MaxInt64, math.MaxInt64 / 4},
 	} {
-		if got := Steps(bad[0], bad[1], bad[2]); got != nil {
-			t.Errorf("Steps(%v, %v, %v) has %d values, want nil", bad[0], bad[1], bad[2], len(got))
-		}
+		t.Run(tc.name, func(t *testing.T) {
+			if got := Steps(tc.from, tc.to, tc.step); got != nil {
+				t.Errorf("Steps(%v, %v, %v) has %d values, want nil", tc.from, tc.to, tc.step, len(got))
+			}
+		})
 	}
 }
 
 func TestLabelNamesWhatDiffersFromTheLesson(t *testing.T) {
-	c := Lesson()
+	l := Lesson()
 	for _, tc := range []struct {
-		change func(*Config)
-		want   string
+		c    Config
+		want string
 	}{
-		{func(*Config) {}, "no jitter"},
-		{func(c *Config) { c.Jitter = 1 }, "jitter 100%"},
-		{func(c *Config) { c.Jitter = 0.07 }, "jitter 7%"},
-		{func(c *Config) { c.Slot = time.Millisecond; c.Jitter = 0.5 }, "jitter 50%"},
-		{func(c *Config) { *c = Exercise() }, "2000 clients, outage 30s, jitter 100%"},
-		{func(c *Config) {
-			c.Attempts, c.Base, c.Window, c.Seed = 8, 2700*time.Millisecond, time.Minute, 7
-		}, "8 attempts, base 2.7s, window 1m0s, seed 7, no jitter"},
+		{l, "no jitter"},
+		{l.WithJitter(1), "jitter 100%"},
+		{l.WithJitter(0.07), "jitter 7%"},
+		{l.WithSlot(time.Millisecond).WithJitter(0.5), "jitter 50%"},
+		{Exercise(), "2000 clients, outage 30s, jitter 100%"},
+		{l.WithAttempts(8).WithBase(2700 * time.Millisecond).WithWindow(time.Minute).WithSeed(7), "8 attempts, base 2.7s, window 1m0s, seed 7, no jitter"},
 	} {
-		c := c
-		tc.change(&c)
-		if got := c.Label(); got != tc.want {
-			t.Errorf("Label() = %q, want %q", got, tc.want)
-		}
+		t.Run(tc.want, func(t *testing.T) {
+			if got := tc.c.Label(); got != tc.want {
+				t.Errorf("Label() = %q, want %q", got, tc.want)
+			}
+		})
 	}
 }
 
-func TestWithCopiesChangeOneSetting(t *testing.T) {
+func TestWithModifiersChangeOneSetting(t *testing.T) {
+	l := Lesson()
+	ms := time.Millisecond
+	for _, tc := range []struct {
+		name string
+		got  Config
+		set  func(*Config)
+	}{
+		{"WithClients", l.WithClients(10), func(c *Config) { c.Clients = 10 }},
+		{"WithAttempts", l.WithAttempts(3), func(c *Config) { c.Attempts = 3 }},
+		{"WithBase", l.WithBase(2 * time.Second), func(c *Config) { c.Base = 2 * time.Second }},
+		{"WithOutage", l.WithOutage(30 * time.Second), func(c *Config) { c.Outage = 30 * time.Second }},
+		{"WithWindow", l.WithWindow(time.Minute), func(c *Config) { c.Window = time.Minute }},
+		{"WithJitter", l.WithJitter(0.5), func(c *Config) { c.Jitter = 0.5 }},
+		{"WithSlot", l.WithSlot(ms), func(c *Config) { c.Slot = ms }},
+		{"WithSeed", l.WithSeed(7), func(c *Config) { c.Seed = 7 }},
+		{"WithJitter out of range, not validated", l.WithJitter(3), func(c *Config) { c.Jitter = 3 }},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			want := Lesson()
+			tc.set(&want)
+			if tc.got != want {
+				t.Errorf("got %+v, want %+v", tc.got, want)
+			}
+		})
+	}
+	if l != Lesson() {
+		t.Error("a With modifier changed its receiver")
+	}
+	if _, err := Run(l.WithJitter(3)); err == nil || !strings.Contains(err.Error(), "jitter") {
+		t.Errorf("Run(WithJitter(3)): error %v, want one naming the jitter", err)
+	}
+}
+
+func TestEachCopiesChangeOneSetting(t *testing.T) {
 	c := Lesson()
-	js := c.WithJitters(0, 0.5, 1)
-	bs := c.WithBases(time.Second, 2*time.Second)
-	ss := c.WithSeeds(1, 2, 3, 4)
-	ns := c.WithClients(10)
+	js := c.EachJitter(0, 0.5, 1)
+	bs := c.EachBase(time.Second, 2*time.Second)
+	ss := c.EachSeed(1, 2, 3, 4)
+	ns := c.EachClients(10)
 	if len(js) != 3 || len(bs) != 2 || len(ss) != 4 || len(ns) != 1 {
 		t.Fatalf("lengths %d %d %d %d, want 3 2 4 1", len(js), len(bs), len(ss), len(ns))
 	}
 	for i, x := range js {
-		want := c
-		want.Jitter = []float64{0, 0.5, 1}[i]
-		if x != want {
-			t.Errorf("WithJitters[%d] = %+v, want %+v", i, x, want)
+		if want := c.WithJitter([]float64{0, 0.5, 1}[i]); x != want {
+			t.Errorf("EachJitter[%d] = %+v, want %+v", i, x, want)
 		}
 	}
 	if bs[1].Base != 2*time.Second || ss[3].Seed != 4 || ns[0].Clients != 10 || bs[1].Clients != c.Clients {
-		t.Errorf("With* set the wrong field: %+v %+v %+v", bs[1], ss[3], ns[0])
+		t.Errorf("Each* set the wrong field: %+v %+v %+v", bs[1], ss[3], ns[0])
 	}
 	if c != Lesson() {
-		t.Error("With* changed the receiver")
+		t.Error("Each* changed the receiver")
+	}
+}
+
+func TestResultsJitterNamesTheRun(t *testing.T) {
+	rs, err := RunEach(Lesson().EachJitter(0, 0.5, 1))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		name string
+		w    float64
+		peak float64
+	}{
+		{"no jitter", 0, 3000},
+		{"half width", 0.5, 1240},
+		{"full width", 1, 925},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			r := rs.Jitter(tc.w)
+			if r.Config.Jitter != tc.w || r.Peak().PerSecond() != tc.peak {
+				t.Errorf("Jitter(%v): %s, peak %v, want the run at %v with peak %v/s", tc.w, r.Config.Label(), r.Peak(), tc.w, tc.peak)
+			}
+		})
+	}
+	if r := rs.Jitter(0.25); r.Total != 0 || r.Config != (Config{}) {
+		t.Errorf("Jitter(0.25) of runs without it = %+v, want the zero Result", r)
 	}
 }
 
 func TestRunEachRunsInOrderAndNamesABadRun(t *testing.T) {
-	cs := Lesson().WithJitters(1, 0)
+	cs := Lesson().EachJitter(1, 0)
 	rs, err := RunEach(cs)
 	if err != nil {
 		t.Fatal(err)
@@ -131,7 +192,7 @@ func TestRunEachRunsInOrderAndNamesABadRun(t *testing.T) {
 			t.Errorf("run %d: %v, want %v", i, rs[i].Peak(), want.Peak())
 		}
 	}
-	_, err = RunEach(Lesson().WithJitters(0.5, 3))
+	_, err = RunEach(Lesson().EachJitter(0.5, 3))
 	if err == nil || !strings.Contains(err.Error(), "run 2 of 2") || !strings.Contains(err.Error(), "jitter") {
 		t.Errorf("RunEach with a bad second config: error %v, want one naming run 2 and the jitter", err)
 	}
@@ -176,7 +237,7 @@ func TestSweepSlotsReadsEveryWidthFromOneCount(t *testing.T) {
 }
 
 func TestWriteTable(t *testing.T) {
-	rs, err := RunEach(Lesson().WithJitters(0, 1))
+	rs, err := RunEach(Lesson().EachJitter(0, 1))
 	if err != nil {
 		t.Fatal(err)
 	}

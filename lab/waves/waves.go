@@ -23,7 +23,7 @@
 //
 // Times are whole nanoseconds (time.Duration): dᵢ·(1 − w/2 + w·u) is
 // computed in float64 and truncated, so slot boundaries and the outage and
-// window comparisons are exact integer arithmetic. With [lab.DefaultSeed]
+// window comparisons are exact integer arithmetic. With [lcg.DefaultSeed]
 // these conventions reproduce the lesson's figures exactly: for 600 clients,
 // a 1 s base, a 20 s outage and 200 ms slots, 3000/s and 3600 attempts
 // without jitter, 925/s and 3323 attempts at full width, 1240/s at half
@@ -35,18 +35,19 @@
 //
 // The lesson's notebooks and the backofflab figures command share the
 // rest of the package, so that a figure in a file is the figure in the
-// notebook: sweeps (Config.WithJitters and its siblings with RunEach,
-// SweepSlots over SlotWidths), tables (WriteTable, WriteSlotTable), the
-// exercise's run (Exercise, ExerciseCapacity) and the figures
-// (Result.Figure, CompareFigure, Result.CapacityFigure, OverlayFigure,
-// SlotFigure, JitterFigure, BaseFigure), which lab/chart draws.
+// notebook: the lesson's settings (Lesson, and Exercise with its
+// ExerciseCapacity) and their With modifiers, sweeps (Config.EachJitter and
+// its siblings with RunEach, whose Results name each run by its width;
+// SweepSlots over SlotWidths), tables (WriteTable, WriteSlotTable) and the
+// figures (Result.Figure, CompareFigure, Result.CapacityFigure,
+// OverlayFigure, SlotFigure, JitterFigure, BaseFigure), which lab/chart
+// draws.
 package waves
 
 import (
 	"fmt"
 	"time"
 
-	"github.com/backofflab/backofflab/lab"
 	"github.com/backofflab/backofflab/lab/lcg"
 	"github.com/backofflab/backofflab/lab/metrics"
 	"github.com/backofflab/backofflab/lab/schedule"
@@ -93,7 +94,8 @@ type Config struct {
 
 // Lesson returns the Waves lesson's configuration without jitter: 600
 // clients, 6 attempts from a 1 s base (1, 2, 4, 8, 16, 32 s), a 20 s outage,
-// a 40 s window, 200 ms slots and lab.DefaultSeed. Set Jitter to compare.
+// a 40 s window, 200 ms slots and lcg.DefaultSeed. Change a setting with a
+// With modifier: Lesson().WithJitter(1) is the run at full width.
 func Lesson() Config {
 	return Config{
 		Clients:  600,
@@ -103,7 +105,7 @@ func Lesson() Config {
 		Window:   40 * time.Second,
 		Jitter:   0,
 		Slot:     200 * time.Millisecond,
-		Seed:     lab.DefaultSeed,
+		Seed:     lcg.DefaultSeed,
 	}
 }
 

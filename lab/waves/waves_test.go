@@ -148,20 +148,20 @@ func TestInPhaseArrivalsAreBursty(t *testing.T) {
 		jitter   float64
 		min, max float64
 	}{{0, 30, 40}, {1, 1.5, 3}} {
-		c := Lesson()
-		c.Jitter = tc.jitter
-		m, _ := New(c)
-		exact, err := metrics.InterArrivalCV(m.Times())
-		if err != nil {
-			t.Fatal(err)
-		}
-		if exact < tc.min || exact > tc.max {
-			t.Errorf("w=%g: CV %.3f, want in [%g, %g]", tc.jitter, exact, tc.min, tc.max)
-		}
-		est, err := m.InterArrivalCV()
-		if err != nil || math.Abs(est-exact) > 0.01 {
-			t.Errorf("w=%g: estimate %.4f (%v), exact %.4f: want within 0.01", tc.jitter, est, err, exact)
-		}
+		t.Run(fmt.Sprintf("jitter %g", tc.jitter), func(t *testing.T) {
+			m, _ := New(Lesson().WithJitter(tc.jitter))
+			exact, err := metrics.InterArrivalCV(m.Times())
+			if err != nil {
+				t.Fatal(err)
+			}
+			if exact < tc.min || exact > tc.max {
+				t.Errorf("CV %.3f, want in [%g, %g]", exact, tc.min, tc.max)
+			}
+			est, err := m.InterArrivalCV()
+			if err != nil || math.Abs(est-exact) > 0.01 {
+				t.Errorf("estimate %.4f (%v), exact %.4f: want within 0.01", est, err, exact)
+			}
+		})
 	}
 	// Within the first jittered wave the arrivals look independent: CV ≈ 1.
 	c := Lesson()
@@ -292,50 +292,55 @@ func TestNoOutageEveryFirstAttemptSucceeds(t *testing.T) {
 
 func TestValidateNamesTheParameter(t *testing.T) {
 	for _, tc := range []struct {
+		name  string
 		field string
 		edit  func(*Config)
 	}{
-		{"clients", func(c *Config) { c.Clients = 0 }},
-		{"clients", func(c *Config) { c.Clients = -5 }},
-		{"clients", func(c *Config) { c.Clients = MaxClients + 1 }},
-		{"attempts", func(c *Config) { c.Attempts = 0 }},
-		{"attempts", func(c *Config) { c.Attempts = MaxAttempts + 1 }},
-		{"base", func(c *Config) { c.Base = 0 }},
-		{"outage", func(c *Config) { c.Outage = -time.Nanosecond }},
-		{"window", func(c *Config) { c.Window = 0 }},
-		{"jitter", func(c *Config) { c.Jitter = -0.1 }},
-		{"jitter", func(c *Config) { c.Jitter = 2.01 }},
-		{"jitter", func(c *Config) { c.Jitter = math.NaN() }},
-		{"jitter", func(c *Config) { c.Jitter = math.Inf(1) }},
-		{"slot", func(c *Config) { c.Slot = 0 }},
-		{"slot", func(c *Config) { c.Slot = time.Nanosecond }},
-		{"seed", func(c *Config) { c.Seed = -1 }},
-		{"seed", func(c *Config) { c.Seed = 1 << 31 }},
+		{"no clients", "clients", func(c *Config) { c.Clients = 0 }},
+		{"negative clients", "clients", func(c *Config) { c.Clients = -5 }},
+		{"too many clients", "clients", func(c *Config) { c.Clients = MaxClients + 1 }},
+		{"no attempts", "attempts", func(c *Config) { c.Attempts = 0 }},
+		{"too many attempts", "attempts", func(c *Config) { c.Attempts = MaxAttempts + 1 }},
+		{"zero base", "base", func(c *Config) { c.Base = 0 }},
+		{"negative outage", "outage", func(c *Config) { c.Outage = -time.Nanosecond }},
+		{"zero window", "window", func(c *Config) { c.Window = 0 }},
+		{"negative jitter", "jitter", func(c *Config) { c.Jitter = -0.1 }},
+		{"jitter above 2", "jitter", func(c *Config) { c.Jitter = 2.01 }},
+		{"NaN jitter", "jitter", func(c *Config) { c.Jitter = math.NaN() }},
+		{"infinite jitter", "jitter", func(c *Config) { c.Jitter = math.Inf(1) }},
+		{"zero slot", "slot", func(c *Config) { c.Slot = 0 }},
+		{"too many slots", "slot", func(c *Config) { c.Slot = time.Nanosecond }},
+		{"negative seed", "seed", func(c *Config) { c.Seed = -1 }},
+		{"seed of 2^31", "seed", func(c *Config) { c.Seed = 1 << 31 }},
 	} {
-		c := Lesson()
-		tc.edit(&c)
-		_, err := New(c)
-		if err == nil {
-			t.Errorf("%+v: no error, want one naming %s", c, tc.field)
-			continue
-		}
-		if !strings.Contains(err.Error(), tc.field+" ") || !strings.Contains(err.Error(), "want") {
-			t.Errorf("error %q does not name %q and its range", err, tc.field)
-		}
+		t.Run(tc.name, func(t *testing.T) {
+			c := Lesson()
+			tc.edit(&c)
+			_, err := New(c)
+			if err == nil {
+				t.Fatalf("%+v: no error, want one naming %s", c, tc.field)
+			}
+			if !strings.Contains(err.Error(), tc.field+" ") || !strings.Contains(err.Error(), "want") {
+				t.Errorf("error %q does not name %q and its range", err, tc.field)
+			}
+		})
 	}
-	for _, ok := range []func(*Config){
-		func(c *Config) { c.Jitter = 2 },
-		func(c *Config) { c.Outage = 0 },
-		func(c *Config) { c.Outage = time.Hour },
-		func(c *Config) { c.Seed = 1<<31 - 1 },
-		func(c *Config) { c.Attempts = MaxAttempts },
-		func(c *Config) { c.Slot = time.Hour },
+	for _, tc := range []struct {
+		name string
+		c    Config
+	}{
+		{"jitter 2", Lesson().WithJitter(2)},
+		{"no outage", Lesson().WithOutage(0)},
+		{"outage past the window", Lesson().WithOutage(time.Hour)},
+		{"largest seed", Lesson().WithSeed(1<<31 - 1)},
+		{"most attempts", Lesson().WithAttempts(MaxAttempts)},
+		{"slot wider than the window", Lesson().WithSlot(time.Hour)},
 	} {
-		c := Lesson()
-		ok(&c)
-		if err := c.Validate(); err != nil {
-			t.Errorf("%+v: %v, want valid", c, err)
-		}
+		t.Run(tc.name, func(t *testing.T) {
+			if err := tc.c.Validate(); err != nil {
+				t.Errorf("%+v: %v, want valid", tc.c, err)
+			}
+		})
 	}
 }
 

@@ -47,8 +47,7 @@ func SmallestBase(c waves.Config, capacity float64, step time.Duration) (time.Du
 		return 0, ErrStep
 	}
 	for b := step; b <= c.Window; b += step {
-		c.Base = b
-		r, err := waves.Run(c)
+		r, err := waves.Run(c.WithBase(b))
 		if err != nil {
 			return 0, err
 		}

@@ -31,9 +31,7 @@ const (
 // jitter (w = 1).
 func Scenario() waves.Config {
 	// BEGIN SOLUTION
-	c := waves.Lesson()
-	c.Clients, c.Outage, c.Jitter = Clients, Outage, 1
-	return c
+	return waves.Lesson().WithClients(Clients).WithOutage(Outage).WithJitter(1)
 	// END SOLUTION
 }
 

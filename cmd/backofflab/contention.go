@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/backofflab/backofflab/lab/contention"
+	"github.com/backofflab/backofflab/lab/schedule"
 )
 
 func init() {
@@ -47,14 +48,18 @@ var contentionFields = strings.NewReplacer(
 	"Clients", "--clients", "Policy", "--policy", "Base", "--base", "Cap", "--cap",
 	"FirstExponent", "--first", "NetSD", "--net-sd", "Net", "--net", "Seed", "--seed", "runs", "--runs")
 
+// legacySet is the first edition's name for --set wide, accepted for one
+// release with a deprecation message.
+const legacySet = "summary"
+
 func runContention(args []string, stdout, stderr io.Writer) int {
 	fs := newFlags("contention", contentionHelp, stderr)
-	c := contention.Brooker(100, "full")
+	c := contention.Lesson()
 	fs.IntVar(&c.Clients, "clients", c.Clients, fmt.Sprintf("clients that each commit one update (1..%d)", contention.MaxClients))
-	fs.StringVar(&c.Policy, "policy", c.Policy, "backoff: none (retry at once), exponential, full, equal or decorrelated")
-	all := fs.Bool("all", false, "run the five policies (ignores --policy)")
+	policy := fs.String("policy", c.Policy, "backoff policy: "+strings.Join(schedule.Names(), ", ")+" (immediate: retry at once)")
+	all := fs.Bool("all", false, "run the lesson's five policies: "+strings.Join(contention.Lineup(), ", ")+" (ignores --policy)")
 	sweep := fs.Bool("sweep", false, "run 10, 20, ..., 190 clients (ignores --clients); with --all, Brooker's whole experiment")
-	set := fs.String("set", "brooker", "parameter set the other flags start from: brooker (writes counted, hop sd 2ms) or summary (reads+writes counted, hop sd 4ms)")
+	set := fs.String("set", "brooker", "parameter set the other flags start from: brooker (writes counted, hop sd 2ms) or wide (reads+writes counted, hop sd 4ms)")
 	fs.DurationVar(&c.Base, "base", c.Base, "backoff base (> 0, at most 1m)")
 	fs.DurationVar(&c.Cap, "cap", c.Cap, "backoff cap (base..1h)")
 	fs.IntVar(&c.FirstExponent, "first", c.FirstExponent, fmt.Sprintf("exponent of the first retry's window: 1 = 2·base as in Brooker's simulator, 0 = base (0..%d)", contention.MaxFirst))
@@ -70,16 +75,25 @@ func runContention(args []string, stdout, stderr io.Writer) int {
 	fail := func(format string, a ...any) int { return usageError(stderr, "contention", format, a...) }
 	explicit := map[string]bool{}
 	fs.Visit(func(f *flag.Flag) { explicit[f.Name] = true })
+	name, err := policyName("contention", "--policy", *policy, schedule.NameImmediate, stderr)
+	if err != nil {
+		return fail("%s", err)
+	}
+	c.Policy = name
+	if *set == legacySet {
+		fmt.Fprintf(stderr, "backofflab contention: --set %s is deprecated and will be removed in the next release: use wide\n", legacySet)
+		*set = "wide"
+	}
 	switch *set {
 	case "brooker":
-	case "summary":
-		s := contention.Summary(c.Clients, c.Policy)
+	case "wide":
+		w := c.WithWideSet()
 		if !explicit["net-sd"] {
-			c.NetSD = s.NetSD
+			c.NetSD = w.NetSD
 		}
-		c.Count = s.Count
+		c.Count = w.Count
 	default:
-		return fail("unknown --set %q: want brooker or summary", *set)
+		return fail("unknown --set %q: want brooker or wide", *set)
 	}
 	switch *count {
 	case "":
@@ -96,7 +110,7 @@ func runContention(args []string, stdout, stderr io.Writer) int {
 		clients = contention.SweepClients()
 	}
 	if *all {
-		policies = contention.Policies()
+		policies = contention.Lineup()
 	}
 	means, err := contention.Sweep(c, clients, policies, *runs)
 	if err != nil {
@@ -140,6 +154,6 @@ until it commits. Prints the means over the runs: time until the last commit
 Brooker's parameters.
 
   backofflab contention --clients 100 --policy full --json
-  backofflab contention --all --set summary
+  backofflab contention --all --set wide
   backofflab contention --all --sweep --runs 100 --json
 `

@@ -4,8 +4,11 @@ import (
 	"bytes"
 	"encoding/json"
 	"math"
+	"slices"
 	"strings"
 	"testing"
+
+	"github.com/backofflab/backofflab/lab/contention"
 )
 
 func captureDispatch(t *testing.T, args ...string) (code int, stdout, stderr string) {
@@ -52,8 +55,8 @@ func TestContentionJSON(t *testing.T) {
 	}
 }
 
-func TestContentionSummarySetAndAll(t *testing.T) {
-	code, out, errs := captureDispatch(t, "contention", "--set", "summary", "--all", "--json")
+func TestContentionWideSetAndAll(t *testing.T) {
+	code, out, errs := captureDispatch(t, "contention", "--set", "wide", "--all", "--json")
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, errs)
 	}
@@ -68,17 +71,50 @@ func TestContentionSummarySetAndAll(t *testing.T) {
 	for _, r := range rs {
 		by[r.Policy] = r
 		if r.Counted != "reads+writes" || r.NetSDMs != 4 || r.Calls != r.Reads+r.Writes {
-			t.Errorf("%s: counted %q, sd %v ms, calls %v: want the summary set", r.Policy, r.Counted, r.NetSDMs, r.Calls)
+			t.Errorf("%s: counted %q, sd %v ms, calls %v: want the wide set", r.Policy, r.Counted, r.NetSDMs, r.Calls)
 		}
 	}
+	if got := []string{rs[0].Policy, rs[1].Policy, rs[2].Policy, rs[3].Policy, rs[4].Policy}; !slices.Equal(got, contention.Lineup()) {
+		t.Errorf("--all ran %v, want the lineup %v", got, contention.Lineup())
+	}
 	if f, e := by["full"], by["exponential"]; math.Abs(f.Calls-1492) > 15 || math.Abs(e.Calls-2263) > 25 {
-		t.Errorf("summary set: full %.0f calls, exponential %.0f; want ≈1492 and ≈2263", f.Calls, e.Calls)
+		t.Errorf("wide set: full %.0f calls, exponential %.0f; want ≈1492 and ≈2263", f.Calls, e.Calls)
 	}
 	// --count overrides the set.
-	_, out, _ = captureDispatch(t, "contention", "--set", "summary", "--count", "writes", "--runs", "2", "--json")
+	_, out, _ = captureDispatch(t, "contention", "--set", "wide", "--count", "writes", "--runs", "2", "--json")
 	var r contentionJSON
 	if err := json.Unmarshal([]byte(out), &r); err != nil || r.Counted != "writes" || r.NetSDMs != 4 {
-		t.Errorf("--set summary --count writes: %+v, %v", r, err)
+		t.Errorf("--set wide --count writes: %+v, %v", r, err)
+	}
+}
+
+// The first edition's names keep working for one release: --policy none
+// (which here meant retry at once) and --set summary, each with a
+// deprecation message on stderr and the same output as the new name.
+func TestContentionOldNames(t *testing.T) {
+	for _, tc := range []struct {
+		name     string
+		old, now []string
+		warning  string
+	}{
+		{"policy none", []string{"--policy", "none"}, []string{"--policy", "immediate"}, "--policy none is deprecated and will be removed in the next release: use immediate"},
+		{"set summary", []string{"--set", "summary"}, []string{"--set", "wide"}, "--set summary is deprecated and will be removed in the next release: use wide"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			common := []string{"contention", "--clients", "20", "--runs", "3", "--json"}
+			code, out, errs := captureDispatch(t, append(common, tc.old...)...)
+			if code != 0 || !strings.Contains(errs, tc.warning) {
+				t.Fatalf("%v: exit %d, stderr %q; want 0 and %q", tc.old, code, errs, tc.warning)
+			}
+			_, want, errs := captureDispatch(t, append(common, tc.now...)...)
+			if out != want || errs != "" {
+				t.Errorf("%v printed %s, %v printed %s (stderr %q): want the same and no warning", tc.old, out, tc.now, want, errs)
+			}
+		})
+	}
+	_, out, _ := captureDispatch(t, "contention", "--help")
+	if strings.Contains(out, "none") || strings.Contains(out, "summary") {
+		t.Errorf("--help mentions an old name:\n%s", out)
 	}
 }
 
@@ -98,7 +134,8 @@ func TestContentionBadFlags(t *testing.T) {
 		want string
 	}{
 		{[]string{"--clients", "0"}, "--clients 0 out of range: want 1 <= --clients <= 5000"},
-		{[]string{"--policy", "fast"}, `--policy "fast" unknown`},
+		{[]string{"--policy", "fast"}, `--policy: unknown policy "fast": want one of exponential, full, equal, decorrelated, uniform, constant, immediate`},
+		{[]string{"--policy", "flat", "--runs", "0"}, "--runs 0 out of range"},
 		{[]string{"--cap", "1ms"}, "--cap 1ms out of range: want --base (5ms) <= --cap"},
 		{[]string{"--base", "0s"}, "--base 0s out of range"},
 		{[]string{"--net-sd", "-1ms"}, "--net-sd -1ms out of range"},
@@ -111,10 +148,12 @@ func TestContentionBadFlags(t *testing.T) {
 		{[]string{"--clients", "ten"}, `invalid value "ten" for flag -clients`},
 		{[]string{"extra"}, `unexpected argument "extra"`},
 	} {
-		code, out, errs := captureDispatch(t, append([]string{"contention"}, tc.args...)...)
-		if code != 2 || !strings.Contains(errs, tc.want) || out != "" {
-			t.Errorf("%v: exit %d, stderr %q, stdout %q; want 2 and %q", tc.args, code, errs, out, tc.want)
-		}
+		t.Run(strings.Join(tc.args, " "), func(t *testing.T) {
+			code, out, errs := captureDispatch(t, append([]string{"contention"}, tc.args...)...)
+			if code != 2 || !strings.Contains(errs, tc.want) || out != "" {
+				t.Errorf("exit %d, stderr %q, stdout %q; want 2 and %q", code, errs, out, tc.want)
+			}
+		})
 	}
 	if code, out, _ := captureDispatch(t, "contention", "--help"); code != 0 || !strings.Contains(out, "usage: backofflab contention") {
 		t.Errorf("--help: exit %d, %q", code, out)

@@ -29,6 +29,6 @@ func init() {
 // brookerSweep runs Brooker's experiment as notebook 08 does: the five
 // policies, 10 to 190 clients, 100 runs each. It runs once per program, the
 // first time a figure asks for it; both figures draw from that one sweep.
-var brookerSweep = sync.OnceValues(func() ([]contention.Mean, error) {
-	return contention.Sweep(contention.Brooker(0, ""), contention.SweepClients(), contention.Policies(), 100)
+var brookerSweep = sync.OnceValues(func() (contention.Means, error) {
+	return contention.Sweep(contention.Lesson(), contention.SweepClients(), contention.Lineup(), 100)
 })

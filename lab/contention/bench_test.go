@@ -2,14 +2,16 @@ package contention
 
 import (
 	"testing"
+
+	"github.com/backofflab/backofflab/lab/schedule"
 )
 
 // BenchmarkRun reports the simulator's speed in delivered messages per
 // second, for 100 clients without backoff (the busiest policy).
 func BenchmarkRun(b *testing.B) {
-	for _, policy := range []string{NoBackoff, "full"} {
+	for _, policy := range []string{schedule.NameImmediate, schedule.NameFull} {
 		b.Run(policy, func(b *testing.B) {
-			c := Brooker(100, policy)
+			c := Lesson().WithPolicy(policy)
 			events := 0
 			for b.Loop() {
 				r, err := Run(c)
@@ -31,7 +33,7 @@ func BenchmarkRun(b *testing.B) {
 func BenchmarkBrookerSweep(b *testing.B) {
 	events := 0
 	for b.Loop() {
-		ms, err := Sweep(Brooker(0, ""), SweepClients(), Policies(), 100)
+		ms, err := Sweep(Lesson(), SweepClients(), Lineup(), 100)
 		if err != nil {
 			b.Fatal(err)
 		}

@@ -3,11 +3,8 @@ package contention
 import (
 	"fmt"
 	"math"
-	"slices"
-	"strings"
 	"time"
 
-	"github.com/backofflab/backofflab/lab"
 	"github.com/backofflab/backofflab/lab/lcg"
 	"github.com/backofflab/backofflab/lab/schedule"
 )
@@ -33,13 +30,11 @@ func (c Counting) String() string {
 	return fmt.Sprintf("Counting(%d)", int(c))
 }
 
-// NoBackoff is the policy name for retrying at once, with no wait at all.
-const NoBackoff = "none"
-
-// Policies returns the five policies the lesson compares, in the order its
-// charts list them.
-func Policies() []string {
-	return []string{NoBackoff, schedule.NameExponential, schedule.NameFull, schedule.NameEqual, schedule.NameDecorrelated}
+// Lineup returns the names of the five policies the lesson compares, in
+// the order its tables and charts list them: retrying at once, then the
+// four policies of Brooker's post.
+func Lineup() []string {
+	return []string{schedule.NameImmediate, schedule.NameExponential, schedule.NameFull, schedule.NameEqual, schedule.NameDecorrelated}
 }
 
 // Limits on a Config. They keep every run finite and quick: a run makes at
@@ -53,14 +48,13 @@ const (
 	MaxRuns    = 100000
 )
 
-// Config describes one experiment. Use [Brooker] or [Summary] for a complete
-// parameter set and change what you study.
+// Config describes one experiment. Start from [Lesson] and change what you
+// study with the With methods; Run checks every field.
 type Config struct {
 	// Clients is how many clients each update the row once, in [1, MaxClients].
 	Clients int
-	// Policy names the backoff: NoBackoff ("none": retry at once) or any
-	// name schedule.New accepts ("exponential", "full", "equal",
-	// "decorrelated", ...).
+	// Policy names the backoff: one of schedule.Names, such as
+	// schedule.NameFull, or schedule.NameImmediate to retry at once.
 	Policy string
 	// Base is the policy's base wait, in (0, MaxBase].
 	Base time.Duration
@@ -82,21 +76,50 @@ type Config struct {
 	Seed int64
 }
 
-// Brooker returns the parameters of Brooker's 2015 simulator for the given
-// client count and policy: base 5 ms, cap 2 s, first window 2·base, hops of
-// |Normal(10 ms, 2 ms)|, writes counted, and the lessons' default seed.
-func Brooker(clients int, policy string) Config {
+// Lesson returns the parameters of Brooker's 2015 simulator with 100
+// clients under full jitter: base 5 ms, cap 2 s, first window 2·base, hops
+// of |Normal(10 ms, 2 ms)|, writes counted, and the lessons' default seed.
+// Change what you study with the With methods.
+func Lesson() Config {
 	return Config{
-		Clients:       clients,
-		Policy:        policy,
+		Clients:       100,
+		Policy:        schedule.NameFull,
 		Base:          5 * time.Millisecond,
 		Cap:           2 * time.Second,
 		FirstExponent: 1,
 		Net:           10 * time.Millisecond,
 		NetSD:         2 * time.Millisecond,
 		Count:         Writes,
-		Seed:          lab.DefaultSeed,
+		Seed:          lcg.DefaultSeed,
 	}
+}
+
+// WithClients returns c with n clients.
+func (c Config) WithClients(n int) Config { c.Clients = n; return c }
+
+// WithPolicy returns c with the named policy, one of schedule.Names.
+func (c Config) WithPolicy(name string) Config { c.Policy = name; return c }
+
+// WithSeed returns c with the given seed.
+func (c Config) WithSeed(seed int64) Config { c.Seed = seed; return c }
+
+// WithCap returns c with every wait capped at d.
+func (c Config) WithCap(d time.Duration) Config { c.Cap = d; return c }
+
+// WithNetSD returns c with hops whose standard deviation is sd.
+func (c Config) WithNetSD(sd time.Duration) Config { c.NetSD = sd; return c }
+
+// WithCount returns c counting k as its calls.
+func (c Config) WithCount(k Counting) Config { c.Count = k; return c }
+
+// WithWideSet returns c changed to the second documented parameter set: hops
+// with a standard deviation of 4 ms rather than 2 ms (Brooker's post
+// describes the network's spread as a "variance of 4ms"; his simulator uses
+// a deviation of 2 ms), and reads and writes both counted as calls, as a
+// server's request log would count them. The package documentation
+// tabulates what it gives at 100 clients.
+func (c Config) WithWideSet() Config {
+	return c.WithNetSD(4 * time.Millisecond).WithCount(ReadsAndWrites)
 }
 
 // Validate reports the first parameter outside its range, naming it and the
@@ -106,7 +129,7 @@ func (c Config) Validate() error {
 	return err
 }
 
-// policy validates c and returns its backoff policy (nil for NoBackoff).
+// policy validates c and returns its backoff policy.
 func (c Config) policy() (schedule.Policy, error) {
 	switch {
 	case c.Clients < 1 || c.Clients > MaxClients:
@@ -126,23 +149,12 @@ func (c Config) policy() (schedule.Policy, error) {
 	case c.Seed < 0 || c.Seed >= lcg.Modulus:
 		return nil, fmt.Errorf("contention: Seed %d out of range: want 0 <= Seed < 2^31", c.Seed)
 	}
-	name := strings.ToLower(strings.TrimSpace(c.Policy))
-	if name == NoBackoff {
-		return nil, nil
+	if err := schedule.CheckName(c.Policy); err != nil {
+		return nil, fmt.Errorf("contention: Policy: %w", err)
 	}
-	if !slices.Contains(schedule.Names(), name) && name != "flat" {
-		var others []string
-		for _, n := range schedule.Names() {
-			if !slices.Contains(Policies(), n) {
-				others = append(others, n)
-			}
-		}
-		return nil, fmt.Errorf("contention: Policy %q unknown: want one of %s (or %s)",
-			c.Policy, strings.Join(Policies(), ", "), strings.Join(others, ", "))
-	}
-	p, err := schedule.New(schedule.Config{Name: name, Base: c.Base, Cap: c.Cap})
+	p, err := schedule.New(schedule.Config{Name: c.Policy, Base: c.Base, Cap: c.Cap})
 	if err != nil {
-		return nil, fmt.Errorf("contention: Policy %s: %w", name, err)
+		return nil, fmt.Errorf("contention: Policy %s: %w", c.Policy, err)
 	}
 	return p, nil
 }
@@ -197,7 +209,7 @@ type sim struct {
 	net     normal
 }
 
-// run simulates c with policy p (nil: no backoff), drawing from g.
+// run simulates c with policy p, drawing from g.
 func (s *sim) run(c Config, p schedule.Policy, g *lcg.LCG) Result {
 	// A message to the server is due a round trip after the one before it
 	// (plus any backoff): two hops.
@@ -234,10 +246,8 @@ func (s *sim) run(c Config, p schedule.Policy, g *lcg.LCG) Result {
 			continue
 		}
 		// The write failed: back off, then read again.
-		if p != nil {
-			cl.prev = p.Delay(c.FirstExponent+cl.failures, cl.prev, g)
-			back += cl.prev
-		}
+		cl.prev = p.Delay(c.FirstExponent+cl.failures, cl.prev, g)
+		back += cl.prev
 		cl.failures++
 		cl.kind = readAtServer
 		s.queue.push(id, back+hop())
@@ -247,17 +257,4 @@ func (s *sim) run(c Config, p schedule.Policy, g *lcg.LCG) Result {
 		r.Calls += r.Reads
 	}
 	return r
-}
-
-// Summary returns the documented parameter set that comes close to the
-// Backoff Lab summary's figures for 100 clients: Brooker's set with reads
-// and writes both counted and a hop deviation of 4 ms (his post describes
-// the network as having "variance of 4ms"; his code uses a deviation of
-// 2 ms). The package documentation tabulates what it gives at 100 clients
-// and how close that is.
-func Summary(clients int, policy string) Config {
-	c := Brooker(clients, policy)
-	c.NetSD = 4 * time.Millisecond
-	c.Count = ReadsAndWrites
-	return c
 }

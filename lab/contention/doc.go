@@ -11,26 +11,28 @@
 // in Brooker's runs; the backoff before the k-th retry is the policy's wait
 // for exponent k (so the first window is 2·base with a base of 5 ms and a cap
 // of 2 s); only writes are counted as calls; and the time of a run is the
-// moment the last client learns that its write committed. [Brooker] returns
-// that parameter set.
+// moment the last client learns that its write committed. [Lesson] returns
+// that parameter set, with 100 clients under full jitter; the With methods
+// change one parameter at a time.
 //
-// The Backoff Lab summary quotes, for 100 clients, 1,490 calls for full
-// jitter against 2,584 for plain exponential backoff, and 3.2 s against
-// 38 s. No single parameter set gives all four. [Summary] is the documented
-// set used beside Brooker's: his set with reads and writes both counted and a
-// hop deviation of 4 ms (his post calls the network's spread a "variance of
-// 4ms"; his code uses a deviation of 2 ms). With the default seed and 100
-// runs it gives
+// Policies are named as in package schedule; [Lineup] lists the five the
+// lesson compares: schedule.NameImmediate (no backoff at all: a rejected
+// client reads and writes again at once, the simulator's "no backoff"
+// policy) and the four of the post. [Compare] runs them all at one client
+// count and returns [Means], addressed by name: ms.Of(schedule.NameFull).
 //
-//	                     Summary set   summary's figure   off by
-//	full jitter calls        1,493          1,490          +0.2 %
-//	exponential calls        2,269          2,584           −12 %
-//	full jitter time        4.56 s          3.2 s           +42 %
-//	exponential time        34.0 s           38 s           −10 %
+// A second documented parameter set, [Config.WithWideSet], takes the
+// network's spread from the post's text rather than from its code (the post
+// speaks of a "variance of 4ms"; the simulator draws hops with a deviation
+// of 2 ms), so hops get a deviation of 4 ms, and counts reads and writes
+// both, as a server's request log would. With the default seed and 100 runs
+// at 100 clients it gives
 //
-// Full jitter finishes in 3.2 s only with a cap of about 0.75 s, and that cap
-// cuts exponential backoff's time to about 14 s: the summary's times cannot
-// both come from one cap.
+//	                    calls    time
+//	full jitter         1,493   4.56 s
+//	exponential         2,269   34.0 s
+//
+// Brooker's set, which counts writes only, gives about half those calls.
 //
 // The simulation is a discrete-event loop over the messages in flight,
 // delivered by arrival time; two messages due at the same instant are
@@ -44,8 +46,4 @@
 // randomness (hop delays by a ziggurat over the generator, jittered waits)
 // comes from one seeded [lcg.LCG]. [Repeat] averages many runs drawn from one
 // stream and [Sweep] repeats that over a range of client counts and policies.
-//
-// Policy names are those of package schedule, plus "none", which here means
-// what it meant in Brooker's simulator: no backoff at all, retry at once.
-// (Package schedule reads "none" as "no jitter", i.e. plain exponential.)
 package contention

@@ -2,13 +2,16 @@ package contention_test
 
 import (
 	"fmt"
+	"os"
+	"text/tabwriter"
 
 	"github.com/backofflab/backofflab/lab/contention"
+	"github.com/backofflab/backofflab/lab/schedule"
 )
 
 // One run of Brooker's experiment with 20 clients and full jitter.
 func ExampleRun() {
-	r, err := contention.Run(contention.Brooker(20, "full"))
+	r, err := contention.Run(contention.Lesson().WithClients(20))
 	if err != nil {
 		fmt.Println(err)
 		return
@@ -20,27 +23,34 @@ func ExampleRun() {
 
 // The five policies at 50 clients, ten runs each: exponential backoff
 // without jitter makes many calls and is by far the slowest.
-func ExampleSweep() {
-	ms, err := contention.Sweep(contention.Brooker(0, ""), []int{50}, contention.Policies(), 10)
+func ExampleCompare() {
+	ms, err := contention.Compare(contention.Lesson().WithClients(50), 10)
 	if err != nil {
 		fmt.Println(err)
 		return
 	}
+	tw := tabwriter.NewWriter(os.Stdout, 0, 0, 2, ' ', 0)
+	fmt.Fprintln(tw, "policy\twrites\tms")
 	for _, m := range ms {
-		fmt.Printf("%-12s %5.0f writes %6.0f ms\n", m.Config.Policy, m.Calls, m.TimeMS())
+		fmt.Fprintf(tw, "%s\t%.0f\t%.0f\n", schedule.Label(m.Config.Policy), m.Calls, m.TimeMS())
 	}
+	tw.Flush()
+	full, exp := ms.Of(schedule.NameFull), ms.Of(schedule.NameExponential)
+	fmt.Printf("full jitter: %.2f× the writes of exponential\n", full.Calls/exp.Calls)
 	// Output:
-	// none           698 writes   1154 ms
-	// exponential    627 writes  36997 ms
-	// full           335 writes   3039 ms
-	// equal          345 writes   4527 ms
-	// decorrelated   382 writes   1991 ms
+	// policy                   writes  ms
+	// immediate (no wait)      698     1154
+	// exponential (no jitter)  627     36997
+	// full jitter              335     3039
+	// equal jitter             345     4527
+	// decorrelated jitter      382     1991
+	// full jitter: 0.53× the writes of exponential
 }
 
 // A bad parameter is reported by name, with the range allowed.
 func ExampleConfig_Validate() {
-	c := contention.Brooker(100, "full")
-	c.Cap = c.Base / 2
+	c := contention.Lesson()
+	c = c.WithCap(c.Base / 2)
 	fmt.Println(c.Validate())
 	// Output:
 	// contention: Cap 2.5ms out of range: want Base (5ms) <= Cap <= 1h0m0s
@@ -48,24 +58,27 @@ func ExampleConfig_Validate() {
 
 // Curves turns a sweep into one line per policy for a chart of calls (or
 // time) against the number of clients.
-func ExampleCurves() {
-	ms, err := contention.Sweep(contention.Brooker(0, ""), []int{10, 20, 30}, []string{"exponential", "full"}, 5)
+func ExampleMeans_Curves() {
+	ms, err := contention.Sweep(contention.Lesson(), []int{10, 20, 30}, []string{schedule.NameExponential, schedule.NameFull}, 5)
 	if err != nil {
 		fmt.Println(err)
 		return
 	}
-	for _, c := range contention.Curves(ms) {
-		fmt.Printf("%-11s x=%v calls=%.0f\n", c.Policy, c.Clients, c.Calls)
+	cs := ms.Curves()
+	for _, c := range cs {
+		fmt.Println(c.Policy, "x =", c.Clients, "calls =", c.Calls)
 	}
+	fmt.Println("full jitter at 30 clients:", cs.Of(schedule.NameFull).Calls[2], "calls")
 	// Output:
-	// exponential x=[10 20 30] calls=[50 143 285]
-	// full        x=[10 20 30] calls=[37 100 174]
+	// exponential x = [10 20 30] calls = [50.2 143.4 285]
+	// full x = [10 20 30] calls = [37.4 100 174.2]
+	// full jitter at 30 clients: 174.2 calls
 }
 
 // CallsLines and TimeLines draw a sweep as the lesson's two charts, one line
 // per policy; in a notebook, pass them to chart.Show.
 func ExampleCallsLines() {
-	ms, err := contention.Sweep(contention.Brooker(0, ""), []int{10, 20}, []string{"none", "full"}, 5)
+	ms, err := contention.Sweep(contention.Lesson(), []int{10, 20}, []string{schedule.NameImmediate, schedule.NameFull}, 5)
 	if err != nil {
 		fmt.Println(err)
 		return
@@ -73,10 +86,10 @@ func ExampleCallsLines() {
 	calls, times := contention.CallsLines(ms), contention.TimeLines(ms)
 	fmt.Println(calls.Title)
 	for i, s := range calls.Series {
-		fmt.Printf("%-20s clients %v  %s %.0f  seconds %.2f\n", s.Name, s.X, calls.YLabel, s.Y, times.Series[i].Y)
+		fmt.Printf("%s: clients %v, %s %.0f, seconds %.2f\n", s.Name, s.X, calls.YLabel, s.Y, times.Series[i].Y)
 	}
 	// Output:
 	// Calls until every client has committed (mean of 5 runs)
-	// none (retry at once) clients [10 20]  writes per run [53 151]  seconds [0.40 0.60]
-	// full                 clients [10 20]  writes per run [37 100]  seconds [0.39 1.07]
+	// immediate (no wait): clients [10 20], writes per run [53 151], seconds [0.40 0.60]
+	// full jitter: clients [10 20], writes per run [37 100], seconds [0.39 1.07]
 }

@@ -4,24 +4,15 @@ import (
 	"fmt"
 
 	"github.com/backofflab/backofflab/lab/chart"
+	"github.com/backofflab/backofflab/lab/schedule"
 )
-
-// Label returns the name a legend gives a policy: the policy's own name,
-// except NoBackoff, which is spelt out so that it is not mistaken for
-// package schedule's "none" (plain exponential backoff).
-func Label(policy string) string {
-	if policy == NoBackoff {
-		return "none (retry at once)"
-	}
-	return policy
-}
 
 // CallsLines returns a sweep's mean calls per run against the number of
 // clients, one line per policy in the order of the sweep. The y label says
 // what was counted (writes, or reads and writes) and the title how many runs
 // each point averages. Show it with chart.Show or chart.ShowInteractive; an
 // empty sweep gives a figure that reports it has no series when rendered.
-func CallsLines(ms []Mean) chart.Lines {
+func CallsLines(ms Means) chart.Lines {
 	l := sweepLines(ms, func(c Curve) []float64 { return c.Calls })
 	l.Title = "Calls until every client has committed" + runsNote(ms)
 	l.YLabel = "calls per run"
@@ -37,7 +28,7 @@ func CallsLines(ms []Mean) chart.Lines {
 // backoff takes over ten times as long as the others; set LogY to false for
 // a linear axis (needed if a run can take no time at all, with Net and NetSD
 // both zero).
-func TimeLines(ms []Mean) chart.Lines {
+func TimeLines(ms Means) chart.Lines {
 	l := sweepLines(ms, func(c Curve) []float64 {
 		s := make([]float64, len(c.TimeMS))
 		for i, v := range c.TimeMS {
@@ -52,17 +43,17 @@ func TimeLines(ms []Mean) chart.Lines {
 }
 
 // sweepLines draws y(curve) against the client count, one series per
-// policy, with a mark on every point measured.
-func sweepLines(ms []Mean, y func(Curve) []float64) chart.Lines {
+// policy labelled by schedule.Label, with a mark on every point measured.
+func sweepLines(ms Means, y func(Curve) []float64) chart.Lines {
 	l := chart.Lines{XLabel: "clients", Points: true}
-	for _, c := range Curves(ms) {
-		l.Series = append(l.Series, chart.Series{Name: Label(c.Policy), X: c.Clients, Y: y(c)})
+	for _, c := range ms.Curves() {
+		l.Series = append(l.Series, chart.Series{Name: schedule.Label(c.Policy), X: c.Clients, Y: y(c)})
 	}
 	return l
 }
 
 // runsNote says how many runs each point of the sweep averages.
-func runsNote(ms []Mean) string {
+func runsNote(ms Means) string {
 	if len(ms) == 0 {
 		return ""
 	}

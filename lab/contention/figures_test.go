@@ -6,21 +6,13 @@ import (
 	"testing"
 
 	"github.com/backofflab/backofflab/lab/chart"
+	"github.com/backofflab/backofflab/lab/schedule"
 )
-
-func TestLabel(t *testing.T) {
-	if got := Label(NoBackoff); !strings.Contains(got, "retry at once") {
-		t.Errorf("Label(%q) = %q, want it to say there is no wait", NoBackoff, got)
-	}
-	if got := Label("full"); got != "full" {
-		t.Errorf(`Label("full") = %q, want "full"`, got)
-	}
-}
 
 func TestSweepFigures(t *testing.T) {
 	clients := []int{10, 20, 30}
-	policies := []string{NoBackoff, "exponential", "full"}
-	ms, err := Sweep(Summary(0, ""), clients, policies, 3)
+	policies := []string{schedule.NameImmediate, schedule.NameExponential, schedule.NameFull}
+	ms, err := Sweep(Lesson().WithWideSet(), clients, policies, 3)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -33,8 +25,8 @@ func TestSweepFigures(t *testing.T) {
 			t.Errorf("title %q does not say how many runs each point averages", l.Title)
 		}
 		for i, s := range l.Series {
-			if s.Name != Label(policies[i]) {
-				t.Errorf("series %d is %q, want %q", i, s.Name, Label(policies[i]))
+			if s.Name != schedule.Label(policies[i]) {
+				t.Errorf("series %d is %q, want %q", i, s.Name, schedule.Label(policies[i]))
 			}
 			if !slices.Equal(s.X, []float64{10, 20, 30}) {
 				t.Errorf("%s: x = %v, want the client counts", s.Name, s.X)

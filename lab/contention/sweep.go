@@ -70,13 +70,34 @@ func SweepClients() []int {
 	return out
 }
 
+// Means are the averages of a sweep or a comparison, policy by policy.
+type Means []Mean
+
+// Of returns the first mean of the named policy (the only one in a
+// comparison at one client count), or the zero Mean if there is none.
+func (ms Means) Of(policy string) Mean {
+	for _, m := range ms {
+		if m.Config.Policy == policy {
+			return m
+		}
+	}
+	return Mean{}
+}
+
+// Compare runs c under every policy of Lineup, runs times each, at c's own
+// client count: the lesson's comparison of the five policies. Address the
+// means by name: ms.Of(schedule.NameFull).
+func Compare(c Config, runs int) (Means, error) {
+	return Sweep(c, []int{c.Clients}, Lineup(), runs)
+}
+
 // Sweep repeats base for every policy and every client count, runs times
 // each, and returns one Mean per pair, policy by policy in the order given
 // and client counts in the order given. Every pair starts from base.Seed, so
 // a pair's numbers do not depend on which other pairs the sweep contains,
 // nor on the order in which the pairs run: Sweep spreads them over
 // GOMAXPROCS goroutines and still returns the same numbers every time.
-func Sweep(base Config, clients []int, policies []string, runs int) ([]Mean, error) {
+func Sweep(base Config, clients []int, policies []string, runs int) (Means, error) {
 	if len(clients) == 0 || len(policies) == 0 {
 		return nil, fmt.Errorf("contention: sweep needs at least one client count and one policy, got %d and %d", len(clients), len(policies))
 	}
@@ -94,7 +115,7 @@ func Sweep(base Config, clients []int, policies []string, runs int) ([]Mean, err
 			cfgs = append(cfgs, c)
 		}
 	}
-	out := make([]Mean, len(cfgs))
+	out := make(Means, len(cfgs))
 	next := make(chan int)
 	var wg sync.WaitGroup
 	for range min(runtime.GOMAXPROCS(0), len(cfgs)) {
@@ -123,16 +144,29 @@ func Sweep(base Config, clients []int, policies []string, runs int) ([]Mean, err
 // Curve is one policy's line through a sweep, ready to plot against the
 // client count.
 type Curve struct {
-	Policy  string
+	Policy  string    // the policy's name, one of schedule.Names
 	Clients []float64 // x: client counts
 	Calls   []float64 // mean calls per run
 	TimeMS  []float64 // mean time until the last commit, in ms
 }
 
+// Curves are a sweep's lines, one per policy.
+type Curves []Curve
+
+// Of returns the named policy's curve, or the zero Curve if there is none.
+func (cs Curves) Of(policy string) Curve {
+	for _, c := range cs {
+		if c.Policy == policy {
+			return c
+		}
+	}
+	return Curve{}
+}
+
 // Curves splits a sweep's means into one Curve per policy, policies in the
 // order they first appear and points in the order of ms.
-func Curves(ms []Mean) []Curve {
-	var out []Curve
+func (ms Means) Curves() Curves {
+	var out Curves
 	index := map[string]int{}
 	for _, m := range ms {
 		i, ok := index[m.Config.Policy]

@@ -25,14 +25,14 @@ func init() {
 		return b.Work("no limit")
 	})
 	registerFigure("09-overload-mechanism-budget", func() (chart.Figure, error) {
-		b, err := overload.RemedyBoard(overload.Default(), "budget")
+		b, err := overload.RemedyBoard(overload.Lesson(), "budget")
 		if err != nil {
 			return nil, err
 		}
 		return b.Work("budget")
 	})
 	registerFigure("09-overload-remedies", func() (chart.Figure, error) {
-		b, err := overload.RemedyBoard(overload.Default(), "budget", "breaker", "pacing")
+		b, err := overload.RemedyBoard(overload.Lesson(), "budget", "breaker", "pacing")
 		if err != nil {
 			return nil, err
 		}
@@ -43,5 +43,5 @@ func init() {
 // lessonBoard is the lesson's setting without a limit and with the budget,
 // run once per program: the timeline and the mechanism figures share it.
 var lessonBoard = sync.OnceValues(func() (*overload.Board, error) {
-	return overload.RemedyBoard(overload.Default(), "no limit", "budget")
+	return overload.RemedyBoard(overload.Lesson(), "no limit", "budget")
 })

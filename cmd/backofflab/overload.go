@@ -60,9 +60,13 @@ var overloadFields = strings.NewReplacer(
 	"Breaker: breaker: failures", "--breaker-failures", "Breaker: breaker: open timeout", "--breaker-open",
 	"Breaker: breaker: max open timeout", "--breaker-max-open")
 
+// noLimit names the variant without a budget, breaker or pacing, as the
+// lesson's remedies (overload.Remedies) name it.
+const noLimit = "no limit"
+
 func runOverload(args []string, stdout, stderr io.Writer) int {
 	fs := newFlags("overload", overloadHelp, stderr)
-	c := overload.Default()
+	c := overload.Lesson()
 	fs.DurationVar(&c.Tick, "tick", c.Tick, "simulation step (100µs..1s)")
 	fs.DurationVar(&c.Duration, "duration", c.Duration, "simulated time (tick..1h, at most 1e6 ticks)")
 	fs.Float64Var(&c.Rate, "rate", c.Rate, "new requests per second, Poisson (0..1e5; rate × duration <= 1e6)")
@@ -73,20 +77,20 @@ func runOverload(args []string, stdout, stderr io.Writer) int {
 	fs.Float64Var(&c.DipCapacity, "dip-capacity", c.DipCapacity, "fraction of capacity left during the dip (0..1)")
 	fs.IntVar(&c.MaxAttempts, "attempts", c.MaxAttempts, fmt.Sprintf("attempts per request, the first included (1..%d)", overload.MaxAttemptsLimit))
 	useBudget := fs.Bool("budget", false, "retry budget: retries at most --budget-ratio of the requests in the window")
-	bud := *overload.Default().WithBudget().Budget
+	bud := *overload.Lesson().WithBudget().Budget
 	fs.Float64Var(&bud.Ratio, "budget-ratio", bud.Ratio, "budget: retries per request allowed (0 < ratio <= 1); implies --budget")
 	fs.IntVar(&bud.Buckets, "budget-buckets", bud.Buckets, "budget: buckets in the sliding window (1..3600); implies --budget")
 	fs.DurationVar(&bud.Width, "budget-width", bud.Width, "budget: time one bucket covers (1µs..1h); implies --budget")
 	useBreaker := fs.Bool("breaker", false, "circuit breaker in front of all clients")
-	brk := *overload.Default().WithBreaker().Breaker
+	brk := *overload.Lesson().WithBreaker().Breaker
 	fs.IntVar(&brk.Failures, "breaker-failures", brk.Failures, "breaker: consecutive timed-out attempts that open it (1..1e6); implies --breaker")
 	fs.DurationVar(&brk.OpenTimeout, "breaker-open", brk.OpenTimeout, "breaker: shortest open time (1µs..24h); implies --breaker")
 	fs.DurationVar(&brk.MaxOpenTimeout, "breaker-max-open", brk.MaxOpenTimeout, "breaker: longest open time, jittered in between (breaker-open..24h); implies --breaker")
 	usePacing := fs.Bool("pacing", false, "server-side pacing: Retry-After with server jitter when the backlog is long")
-	pace := *overload.Default().WithPacing().Pacing
+	pace := *overload.Lesson().WithPacing().Pacing
 	fs.DurationVar(&pace.Above, "pacing-above", pace.Above, "pacing: backlog (queue / capacity) beyond which the server paces (0..1h); implies --pacing")
 	fs.DurationVar(&pace.Jitter, "pacing-jitter", pace.Jitter, "pacing: Retry-After = backlog + uniform [0, jitter) (0..1h); implies --pacing")
-	all := fs.Bool("all", false, "run the four variants: none, budget, breaker, pacing (ignores --budget, --breaker, --pacing)")
+	all := fs.Bool("all", false, "run the four variants: no limit, budget, breaker, pacing (ignores --budget, --breaker, --pacing)")
 	fs.DurationVar(&c.Sample, "sample", c.Sample, "timeline resolution (a whole number of ticks)")
 	timeline := fs.Bool("timeline", false, "include the timeline (per --sample: offered load, goodput, queue, ...)")
 	fs.Int64Var(&c.Seed, "seed", c.Seed, "seed of the lessons' LCG (0 <= seed < 2^31)")
@@ -135,7 +139,7 @@ func runOverload(args []string, stdout, stderr io.Writer) int {
 	}
 	var variants []variant
 	if *all {
-		variants = []variant{{"none", with(false, false, false)}, {"budget", with(true, false, false)},
+		variants = []variant{{noLimit, with(false, false, false)}, {"budget", with(true, false, false)},
 			{"breaker", with(false, true, false)}, {"pacing", with(false, false, true)}}
 	} else {
 		var parts []string
@@ -147,7 +151,7 @@ func runOverload(args []string, stdout, stderr io.Writer) int {
 				parts = append(parts, p.name)
 			}
 		}
-		name := "none"
+		name := noLimit
 		if len(parts) > 0 {
 			name = strings.Join(parts, "+")
 		}

@@ -38,7 +38,7 @@ func overloadRun(t *testing.T, args ...string) overloadJSON {
 
 func TestOverloadJSON(t *testing.T) {
 	r := overloadRun(t)
-	if r.Variant != "none" || r.Amplification < 2.55 || r.Amplification > 2.68 || r.Recovered || r.Drained || r.Timeline != nil {
+	if r.Variant != "no limit" || r.Amplification < 2.55 || r.Amplification > 2.68 || r.Recovered || r.Drained || r.Timeline != nil {
 		t.Errorf("no budget: %+v; want ≈2.6×, not recovered, no timeline", r)
 	}
 	r = overloadRun(t, "--budget")
@@ -77,7 +77,7 @@ func TestOverloadAllTable(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, errs)
 	}
-	for _, want := range []string{"none", "budget", "breaker", "pacing", "never"} {
+	for _, want := range []string{"no limit", "budget", "breaker", "pacing", "never"} {
 		if !strings.Contains(out, want) {
 			t.Errorf("table lacks %q:\n%s", want, out)
 		}
@@ -111,10 +111,12 @@ func TestOverloadBadFlags(t *testing.T) {
 		{[]string{"--rate", "x"}, `invalid value "x" for flag -rate`},
 		{[]string{"now"}, `unexpected argument "now"`},
 	} {
-		code, out, errs := captureDispatch(t, append([]string{"overload"}, tc.args...)...)
-		if code != 2 || !strings.Contains(errs, tc.want) || out != "" {
-			t.Errorf("%v: exit %d, stderr %q, stdout %q; want 2 and %q", tc.args, code, errs, out, tc.want)
-		}
+		t.Run(strings.Join(tc.args, " "), func(t *testing.T) {
+			code, out, errs := captureDispatch(t, append([]string{"overload"}, tc.args...)...)
+			if code != 2 || !strings.Contains(errs, tc.want) || out != "" {
+				t.Errorf("exit %d, stderr %q, stdout %q; want 2 and %q", code, errs, out, tc.want)
+			}
+		})
 	}
 	if code, out, _ := captureDispatch(t, "overload", "-h"); code != 0 || !strings.Contains(out, "usage: backofflab overload") {
 		t.Errorf("-h: exit %d, %q", code, out)

@@ -1,6 +1,7 @@
 package contention
 
 import (
+	"fmt"
 	"math"
 	"testing"
 
@@ -37,9 +38,11 @@ func TestNormalMoments(t *testing.T) {
 			{"P(|z| > 2)", float64(beyond2) / n, 0, 0.0455003, math.Sqrt(0.0455 * (1 - 0.0455) / n)},
 			{"P(|z| > 3.5)", float64(beyond35) / n, 0, 0.000465258, math.Sqrt(0.000465 / n)},
 		} {
-			if math.Abs(c.got-c.want) > 5*c.se {
-				t.Errorf("seed %d: %s = %.6f, want %.6f ± %.6f", seed, c.name, c.got, c.want, 5*c.se)
-			}
+			t.Run(fmt.Sprintf("seed %d %s", seed, c.name), func(t *testing.T) {
+				if math.Abs(c.got-c.want) > 5*c.se {
+					t.Errorf("%s = %.6f, want %.6f ± %.6f", c.name, c.got, c.want, 5*c.se)
+				}
+			})
 		}
 	}
 }

@@ -11,10 +11,10 @@ import (
 // tick and each attempt as one event.
 func BenchmarkRun(b *testing.B) {
 	for name, c := range map[string]Config{
-		"plain":   Default(),
-		"budget":  Default().WithBudget(),
-		"breaker": Default().WithBreaker(),
-		"pacing":  Default().WithPacing(),
+		"plain":   Lesson(),
+		"budget":  Lesson().WithBudget(),
+		"breaker": Lesson().WithBreaker(),
+		"pacing":  Lesson().WithPacing(),
 	} {
 		b.Run(name, func(b *testing.B) {
 			ticks, attempts := 0, 0
@@ -39,7 +39,7 @@ func BenchmarkRun(b *testing.B) {
 // upper bound on its peak memory and should not grow with the run.
 func BenchmarkMemory(b *testing.B) {
 	for _, k := range []int{1, 10} {
-		c := Default()
+		c := Lesson()
 		c.Duration *= time.Duration(k)
 		b.Run(fmt.Sprintf("arrivals=x%d", k), func(b *testing.B) {
 			b.ReportAllocs()

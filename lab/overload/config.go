@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"time"
 
-	"github.com/backofflab/backofflab/lab"
 	"github.com/backofflab/backofflab/lab/lcg"
 	"github.com/backofflab/backofflab/retry/breaker"
 	"github.com/backofflab/backofflab/retry/budget"
@@ -25,7 +24,8 @@ const (
 	MaxPacing        = time.Hour
 )
 
-// Config describes one run. Start from [Default] and change what you study.
+// Config describes one run. Start from [Lesson] and change what you study
+// with the With methods; Run checks every field.
 type Config struct {
 	// Tick is the simulation step, in [MinTick, MaxTick].
 	Tick time.Duration
@@ -79,11 +79,11 @@ type Pacing struct {
 	Jitter time.Duration
 }
 
-// Default returns the lesson's setting: 10 ms ticks, Poisson arrivals at
+// Lesson returns the lesson's setting: 10 ms ticks, Poisson arrivals at
 // 800/s, capacity 1000/s, a 1 s client timeout, capacity at zero from 10 s
 // to 13 s, a 60 s run, 3 attempts per request, no budget, breaker or
 // pacing, a timeline at 100 ms resolution and the lessons' default seed.
-func Default() Config {
+func Lesson() Config {
 	return Config{
 		Tick:        10 * time.Millisecond,
 		Duration:    60 * time.Second,
@@ -95,9 +95,35 @@ func Default() Config {
 		DipCapacity: 0,
 		MaxAttempts: 3,
 		Sample:      100 * time.Millisecond,
-		Seed:        lab.DefaultSeed,
+		Seed:        lcg.DefaultSeed,
 	}
 }
+
+// WithAttempts returns c with n attempts per request, the first included.
+func (c Config) WithAttempts(n int) Config { c.MaxAttempts = n; return c }
+
+// WithDipLength returns c with a dip of length d from DipStart on (0: no
+// dip).
+func (c Config) WithDipLength(d time.Duration) Config { c.DipEnd = c.DipStart + d; return c }
+
+// WithDipCapacity returns c with the fraction f of its capacity left
+// during the dip.
+func (c Config) WithDipCapacity(f float64) Config { c.DipCapacity = f; return c }
+
+// WithRate returns c with perSecond new requests per second.
+func (c Config) WithRate(perSecond float64) Config { c.Rate = perSecond; return c }
+
+// WithTimeout returns c with clients that give up on an attempt after d.
+func (c Config) WithTimeout(d time.Duration) Config { c.Timeout = d; return c }
+
+// WithDuration returns c simulating d.
+func (c Config) WithDuration(d time.Duration) Config { c.Duration = d; return c }
+
+// WithSample returns c with a timeline at resolution d.
+func (c Config) WithSample(d time.Duration) Config { c.Sample = d; return c }
+
+// WithSeed returns c with the given seed.
+func (c Config) WithSeed(seed int64) Config { c.Seed = seed; return c }
 
 // WithBudget returns c with the SRE book's retry budget: retries at most
 // 10 % of the requests of the last ten one-second buckets.

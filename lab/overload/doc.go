@@ -14,7 +14,7 @@
 // sends MaxAttempts attempts, and with MaxAttempts × Rate above Capacity the
 // queue grows without end even after capacity has returned.
 //
-// [Default] is a setting that shows both behaviours (10 ms ticks, 800
+// [Lesson] is a setting that shows both behaviours (10 ms ticks, 800
 // requests/s against a capacity of 1000/s, a 1 s client timeout, capacity
 // at zero from 10 s to 13 s, 60 s, 3 attempts per request). Without a limit
 // on retries, every request sends its three attempts from the dip on, load

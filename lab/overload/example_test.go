@@ -11,7 +11,7 @@ import (
 // back from the 3 s dip; a retry budget, a breaker or server-side pacing each
 // bring it back, at different prices.
 func Example() {
-	base := overload.Default()
+	base := overload.Lesson()
 	for _, v := range []struct {
 		name string
 		c    overload.Config
@@ -39,10 +39,7 @@ func Example() {
 // The timeline at one-second resolution around the dip, without a budget:
 // offered load triples and goodput never returns.
 func ExampleResult_timeline() {
-	c := overload.Default()
-	c.Duration = 20 * time.Second
-	c.Sample = time.Second
-	r, err := overload.Run(c)
+	r, err := overload.Run(overload.Lesson().WithDuration(20 * time.Second).WithSample(time.Second))
 	if err != nil {
 		fmt.Println(err)
 		return
@@ -68,9 +65,7 @@ func ExampleResult_timeline() {
 // Columns gives the timeline as one slice per quantity, the shape chart
 // packages want.
 func ExampleResult_Columns() {
-	c := overload.Default().WithBudget()
-	c.Sample = 10 * time.Second
-	r, err := overload.Run(c)
+	r, err := overload.Run(overload.Lesson().WithBudget().WithSample(10 * time.Second))
 	if err != nil {
 		fmt.Println(err)
 		return
@@ -88,7 +83,7 @@ func ExampleResult_Columns() {
 // A Board runs the lesson's four variants on one time ruler; its figures
 // (Timeline, Lines, Work) go to chart.Show in a notebook.
 func ExampleNewBoard() {
-	b, err := overload.NewBoard(overload.Remedies(overload.Default()))
+	b, err := overload.NewBoard(overload.Remedies(overload.Lesson()))
 	if err != nil {
 		fmt.Println(err)
 		return
@@ -111,19 +106,19 @@ func ExampleNewBoard() {
 // RemedyBoard picks some of the lesson's variants by name: here the figure
 // that compares the three remedies without the unlimited run.
 func ExampleRemedyBoard() {
-	b, err := overload.RemedyBoard(overload.Default(), "budget", "breaker", "pacing")
+	b, err := overload.RemedyBoard(overload.Lesson(), "budget", "breaker", "pacing")
 	if err != nil {
 		fmt.Println(err)
 		return
 	}
-	for i, r := range b.Results {
-		fmt.Printf("%-8s goodput back %v after the dip\n", b.Names[i], r.RecoveredAfter)
+	for _, name := range b.Names {
+		fmt.Println(name+": goodput back", b.Of(name).RecoveredAfter, "after the dip")
 	}
-	_, err = overload.RemedyBoard(overload.Default(), "retry harder")
+	_, err = overload.RemedyBoard(overload.Lesson(), "retry harder")
 	fmt.Println(err)
 	// Output:
-	// budget   goodput back 15.9s after the dip
-	// breaker  goodput back 2s after the dip
-	// pacing   goodput back 220ms after the dip
+	// budget: goodput back 15.9s after the dip
+	// breaker: goodput back 2s after the dip
+	// pacing: goodput back 220ms after the dip
 	// overload: no remedy named "retry harder": want one of ["no limit" "budget" "breaker" "pacing"]
 }

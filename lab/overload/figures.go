@@ -89,13 +89,22 @@ func NewBoard(runs []Named) (*Board, error) {
 	return b, nil
 }
 
-// Result returns the result of the named run.
-func (b *Board) Result(name string) (Result, error) {
-	i, err := b.index(name)
-	if err != nil {
-		return Result{}, err
+// Of returns the result of the named run, or the zero Result if the board
+// has no run of that name.
+func (b *Board) Of(name string) Result {
+	if i, err := b.index(name); err == nil {
+		return b.Results[i]
 	}
-	return b.Results[i], nil
+	return Result{}
+}
+
+// ConfigOf returns the configuration of the named run, or the zero Config
+// if the board has no run of that name.
+func (b *Board) ConfigOf(name string) Config {
+	if i, err := b.index(name); err == nil {
+		return b.Configs[i]
+	}
+	return Config{}
 }
 
 // index returns the position of the named run.

@@ -7,7 +7,7 @@ import (
 )
 
 func TestRemedies(t *testing.T) {
-	c := Default()
+	c := Lesson()
 	rs := Remedies(c)
 	want := []string{"no limit", "budget", "breaker", "pacing"}
 	if len(rs) != len(want) {
@@ -30,7 +30,7 @@ func TestRemedies(t *testing.T) {
 
 // short is the lesson's setting cut to 20 s at 1 s resolution.
 func short() Config {
-	c := Default()
+	c := Lesson()
 	c.Duration, c.Sample = 20*time.Second, time.Second
 	return c
 }
@@ -97,8 +97,14 @@ func TestBoardFigures(t *testing.T) {
 	if _, err := b.Work("nobody"); err == nil || !strings.Contains(err.Error(), "no limit") {
 		t.Errorf("Work of an unknown run: error %v, want one listing the runs", err)
 	}
-	if r, err := b.Result("breaker"); err != nil || r.Refused == 0 {
-		t.Errorf("Result(breaker) = refused %d, %v; want the breaker's run", r.Refused, err)
+	if r := b.Of("breaker"); r.Refused == 0 || r.Ticks == 0 {
+		t.Errorf("Of(breaker) = refused %d in %d ticks; want the breaker's run", r.Refused, r.Ticks)
+	}
+	if c := b.ConfigOf("pacing"); c.Pacing == nil {
+		t.Errorf("ConfigOf(pacing) = %+v, want the pacing run's setting", c)
+	}
+	if r, c := b.Of("nobody"), b.ConfigOf("nobody"); r.Ticks != 0 || r.Timeline != nil || c != (Config{}) {
+		t.Errorf("Of and ConfigOf of an unknown run: %+v, %+v; want the zero values", r, c)
 	}
 }
 
@@ -118,10 +124,12 @@ func TestNewBoardRefuses(t *testing.T) {
 		{"other ruler", []Named{{"a", c}, {"b", other}}, "same time ruler"},
 		{"bad config", []Named{{"a", bad}}, "Rate"},
 	} {
-		_, err := NewBoard(tc.runs)
-		if err == nil || !strings.Contains(err.Error(), tc.want) {
-			t.Errorf("%s: error %v, want one containing %q", tc.name, err, tc.want)
-		}
+		t.Run(tc.name, func(t *testing.T) {
+			_, err := NewBoard(tc.runs)
+			if err == nil || !strings.Contains(err.Error(), tc.want) {
+				t.Errorf("error %v, want one containing %q", err, tc.want)
+			}
+		})
 	}
 }
 

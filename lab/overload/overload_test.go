@@ -66,7 +66,7 @@ var seeds = []int64{1513241, 1, 2, 3}
 // second, and nothing the server serves after the dip has a client waiting.
 func TestMetastableWithoutBudget(t *testing.T) {
 	for _, seed := range seeds {
-		c := Default()
+		c := Lesson()
 		c.Seed = seed
 		r := run(t, c)
 		if r.Amplification < 2.55 || r.Amplification > 2.68 {
@@ -96,7 +96,7 @@ func TestMetastableWithoutBudget(t *testing.T) {
 // 1.03× and the queue drains about 20 s after the dip.
 func TestBudgetDrains(t *testing.T) {
 	for _, seed := range seeds {
-		c := Default().WithBudget()
+		c := Lesson().WithBudget()
 		c.Seed = seed
 		r := run(t, c)
 		if r.Amplification < 1.02 || r.Amplification > 1.05 {
@@ -118,9 +118,9 @@ func TestBudgetDrains(t *testing.T) {
 // the queue of abandoned entries drains as soon as capacity returns and
 // goodput is back within a few seconds; the price is the refused requests.
 func TestBreakerRecovers(t *testing.T) {
-	plain := run(t, Default().WithBudget())
+	plain := run(t, Lesson().WithBudget())
 	for _, seed := range seeds {
-		c := Default().WithBreaker()
+		c := Lesson().WithBreaker()
 		c.Seed = seed
 		r := run(t, c)
 		if !r.Recovered || r.RecoveredAfter > 4*time.Second {
@@ -146,7 +146,7 @@ func TestBreakerRecovers(t *testing.T) {
 // the dip, and far fewer requests fail than with the budget alone.
 func TestPacingRecovers(t *testing.T) {
 	for _, seed := range seeds {
-		c := Default().WithPacing()
+		c := Lesson().WithPacing()
 		c.Seed = seed
 		r := run(t, c)
 		if !r.Recovered || r.RecoveredAfter > time.Second {
@@ -170,7 +170,7 @@ func TestPacingRecovers(t *testing.T) {
 // The alternative setting: 850/s, a 2 s timeout and a dip to 25 % gives
 // about 2.5× without a budget and about 1.02× with one.
 func TestMilderSetting(t *testing.T) {
-	c := Default()
+	c := Lesson()
 	c.Rate, c.Timeout, c.DipCapacity = 850, 2*time.Second, 0.25
 	r := run(t, c)
 	if r.Amplification < 2.4 || r.Amplification > 2.55 || r.Recovered {
@@ -184,20 +184,20 @@ func TestMilderSetting(t *testing.T) {
 
 // The claims do not depend on the tick: at 1 ms they come out the same.
 func TestTickIndependence(t *testing.T) {
-	c := Default()
+	c := Lesson()
 	c.Tick = time.Millisecond
-	a, b := run(t, c), run(t, Default())
+	a, b := run(t, c), run(t, Lesson())
 	if d := a.Amplification - b.Amplification; d > 0.02 || d < -0.02 || a.Recovered {
 		t.Errorf("1 ms ticks: amplification %.3f vs %.3f at 10 ms, recovered %v", a.Amplification, b.Amplification, a.Recovered)
 	}
-	a, b = run(t, c.WithBudget()), run(t, Default().WithBudget())
+	a, b = run(t, c.WithBudget()), run(t, Lesson().WithBudget())
 	if d := a.DrainedAfter - b.DrainedAfter; d > time.Second || d < -time.Second {
 		t.Errorf("1 ms ticks: drained after %v vs %v at 10 ms", a.DrainedAfter, b.DrainedAfter)
 	}
 }
 
 func TestSameSeedSameNumbers(t *testing.T) {
-	for _, c := range []Config{Default(), Default().WithBudget(), Default().WithBreaker(), Default().WithPacing(), Default().WithBudget().WithBreaker().WithPacing()} {
+	for _, c := range []Config{Lesson(), Lesson().WithBudget(), Lesson().WithBreaker(), Lesson().WithPacing(), Lesson().WithBudget().WithBreaker().WithPacing()} {
 		a, b := run(t, c), run(t, c)
 		if !reflect.DeepEqual(a, b) {
 			t.Errorf("two runs of one config differ")
@@ -211,7 +211,7 @@ func TestSameSeedSameNumbers(t *testing.T) {
 
 // Without a dip and below capacity, nothing times out.
 func TestNoDip(t *testing.T) {
-	c := Default()
+	c := Lesson()
 	c.DipStart, c.DipEnd = 0, 0
 	r := run(t, c)
 	if r.Attempts != r.Requests || r.Failed != 0 || r.Wasted != 0 || !r.Recovered || r.RecoveredAfter != 0 {
@@ -220,7 +220,7 @@ func TestNoDip(t *testing.T) {
 }
 
 func TestValidate(t *testing.T) {
-	if err := Default().WithBudget().WithBreaker().WithPacing().Validate(); err != nil {
+	if err := Lesson().WithBudget().WithBreaker().WithPacing().Validate(); err != nil {
 		t.Fatal(err)
 	}
 	for _, tc := range []struct {
@@ -245,15 +245,17 @@ func TestValidate(t *testing.T) {
 		{func(c *Config) { c.Pacing = &Pacing{Above: -1} }, "Pacing.Above"},
 		{func(c *Config) { c.Pacing = &Pacing{Jitter: 2 * MaxPacing} }, "Pacing.Jitter"},
 	} {
-		c := Default()
-		tc.edit(&c)
-		err := c.Validate()
-		if err == nil || !strings.Contains(err.Error(), tc.want) {
-			t.Errorf("Validate = %v, want an error containing %q", err, tc.want)
-		}
-		if _, rerr := Run(c); rerr == nil {
-			t.Errorf("Run accepted a config Validate rejects (%q)", tc.want)
-		}
+		t.Run(tc.want, func(t *testing.T) {
+			c := Lesson()
+			tc.edit(&c)
+			err := c.Validate()
+			if err == nil || !strings.Contains(err.Error(), tc.want) {
+				t.Errorf("Validate = %v, want an error containing %q", err, tc.want)
+			}
+			if _, rerr := Run(c); rerr == nil {
+				t.Errorf("Run accepted a config Validate rejects (%q)", tc.want)
+			}
+		})
 	}
 }
 
@@ -284,4 +286,38 @@ func FuzzConfig(f *testing.F) {
 		}
 		checkBooks(t, c, r)
 	})
+}
+
+// The With methods change one field each and leave the receiver alone.
+func TestWith(t *testing.T) {
+	c := Lesson()
+	for _, tc := range []struct {
+		name string
+		got  Config
+		want func(*Config)
+	}{
+		{"attempts", c.WithAttempts(1), func(c *Config) { c.MaxAttempts = 1 }},
+		{"dip length", c.WithDipLength(time.Second), func(c *Config) { c.DipEnd = 11 * time.Second }},
+		{"no dip", c.WithDipLength(0), func(c *Config) { c.DipEnd = c.DipStart }},
+		{"dip capacity", c.WithDipCapacity(0.25), func(c *Config) { c.DipCapacity = 0.25 }},
+		{"rate", c.WithRate(850), func(c *Config) { c.Rate = 850 }},
+		{"timeout", c.WithTimeout(2 * time.Second), func(c *Config) { c.Timeout = 2 * time.Second }},
+		{"duration", c.WithDuration(time.Minute), func(c *Config) { c.Duration = time.Minute }},
+		{"sample", c.WithSample(time.Second), func(c *Config) { c.Sample = time.Second }},
+		{"seed", c.WithSeed(3), func(c *Config) { c.Seed = 3 }},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			want := Lesson()
+			tc.want(&want)
+			if tc.got != want {
+				t.Errorf("got %+v, want %+v", tc.got, want)
+			}
+			if err := tc.got.Validate(); err != nil {
+				t.Errorf("Validate: %v", err)
+			}
+		})
+	}
+	if c != Lesson() {
+		t.Errorf("the With methods changed their receiver: %+v", c)
+	}
 }

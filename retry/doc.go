@@ -4,7 +4,8 @@
 //   - Full jitter. Each wait is drawn uniformly from [0, min(cap, base·2ⁿ)),
 //     on the first retry as well as at the cap, so clients that failed
 //     together do not retry together (DefaultPolicy: base 100 ms, cap 10 s;
-//     any lab/schedule Policy can replace it).
+//     any Policy can replace it, every policy of the lessons' schedule
+//     package among them).
 //   - An attempt limit: three attempts per call, the SRE book's figure.
 //   - A deadline check before every sleep. When the wait plus a worst-case
 //     attempt would end after the context's deadline, the call gives up at

@@ -10,19 +10,16 @@ import (
 	"sync/atomic"
 	"time"
 
-	"github.com/backofflab/backofflab/lab"
-	"github.com/backofflab/backofflab/lab/lcg"
-	"github.com/backofflab/backofflab/lab/schedule"
 	"github.com/backofflab/backofflab/retry"
 )
 
-// An operation that fails twice, retried with full jitter drawn from the
-// lessons' seeded generator: even the first retry's wait is random, and
+// An operation that fails twice, retried with full jitter drawn from a
+// seeded generator: even the first retry's wait is random, and
 // each lies below its window (1 ms, then 2 ms).
 func ExampleRetrier_Do() {
 	r, err := retry.New(retry.Config{
-		Policy: schedule.FullJitter{Base: time.Millisecond, Cap: time.Second},
-		Rand:   lcg.MustNew(lab.DefaultSeed),
+		Policy: retry.FullJitter{Base: time.Millisecond, Cap: time.Second},
+		Rand:   seeded(1),
 		Observer: func(e retry.Event) {
 			switch e.Kind {
 			case retry.EventAttempt:
@@ -46,9 +43,9 @@ func ExampleRetrier_Do() {
 	fmt.Println("result:", err)
 	// Output:
 	// attempt 1
-	//   failed (connection reset); retry in 572µs
+	//   failed (connection reset); retry in 238µs
 	// attempt 2
-	//   failed (connection reset); retry in 1.266ms
+	//   failed (connection reset); retry in 1.002ms
 	// attempt 3
 	// result: <nil>
 }
@@ -56,7 +53,7 @@ func ExampleRetrier_Do() {
 // The deadline check: a one-second wait cannot fit in a 100 ms deadline, so
 // the call gives up at once instead of sleeping into it.
 func ExampleRetrier_Do_deadline() {
-	r, _ := retry.New(retry.Config{Policy: schedule.Constant{Base: time.Second}})
+	r, _ := retry.New(retry.Config{Policy: constant(time.Second)})
 	ctx, cancel := context.WithTimeout(context.Background(), 100*time.Millisecond)
 	defer cancel()
 	start := time.Now()
@@ -82,7 +79,7 @@ func ExampleTransport() {
 
 	var counters retry.Counters
 	t, err := retry.NewTransport(retry.TransportConfig{Config: retry.Config{
-		Policy:   schedule.FullJitter{Base: 5 * time.Millisecond, Cap: time.Second},
+		Policy:   retry.FullJitter{Base: 5 * time.Millisecond, Cap: time.Second},
 		Observer: counters.Observe,
 	}})
 	if err != nil {

@@ -24,7 +24,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/backofflab/backofflab/lab/schedule"
 	"github.com/backofflab/backofflab/retry"
 	"github.com/backofflab/backofflab/retry/breaker"
 )
@@ -383,7 +382,7 @@ func TestTransportAttemptTimeoutKeepsUpgradesWritable(t *testing.T) {
 // negative is a custom policy that returns a negative wait.
 type negative struct{}
 
-func (negative) Delay(int, time.Duration, schedule.Uniform) time.Duration {
+func (negative) Delay(int, time.Duration, retry.Uniform) time.Duration {
 	return -150 * time.Millisecond
 }
 
@@ -469,7 +468,7 @@ func TestDoGivesUpAtOnceWhenItsFailureOpensTheBreaker(t *testing.T) {
 	br := mustBreaker(t, breaker.Config{Failures: 2, OpenTimeout: time.Hour})
 	var mu sync.Mutex
 	var kinds []string
-	cfg := retry.Config{Policy: schedule.Constant{Base: 50 * time.Millisecond}, Breaker: br, MaxAttempts: 5,
+	cfg := retry.Config{Policy: constant(50 * time.Millisecond), Breaker: br, MaxAttempts: 5,
 		Observer: func(e retry.Event) {
 			mu.Lock()
 			kinds = append(kinds, e.Kind.String())

@@ -5,15 +5,13 @@ import (
 	"errors"
 	"fmt"
 	"math"
-	"math/rand/v2"
 	"strings"
 	"sync"
 	"time"
 
-	"github.com/backofflab/backofflab/lab/deadline"
-	"github.com/backofflab/backofflab/lab/schedule"
 	"github.com/backofflab/backofflab/retry/breaker"
 	"github.com/backofflab/backofflab/retry/budget"
+	"github.com/backofflab/backofflab/retry/internal/rng"
 )
 
 // Defaults used for zero Config fields.
@@ -38,7 +36,7 @@ const (
 
 // DefaultPolicy is the wait before each retry when Config.Policy is nil:
 // full jitter, u·min(10 s, 100 ms·2ⁿ).
-var DefaultPolicy schedule.Policy = schedule.FullJitter{Base: 100 * time.Millisecond, Cap: 10 * time.Second}
+var DefaultPolicy Policy = FullJitter{Base: 100 * time.Millisecond, Cap: 10 * time.Second}
 
 // Reasons for giving up. A call that gives up returns an *Error whose
 // Reason is one of these (or the context's error), so errors.Is(err,
@@ -147,9 +145,9 @@ func (e *afterError) Unwrap() error { return e.err }
 // deadline check, a 10 % budget and a breaker.
 type Config struct {
 	// Policy computes the wait before each retry; nil means DefaultPolicy.
-	// A policy with a Validate() error method (every lab/schedule policy)
-	// is validated by New.
-	Policy schedule.Policy
+	// A policy with a Validate() error method (FullJitter, and every policy
+	// of the lessons' schedule package) is validated by New.
+	Policy Policy
 	// MaxAttempts is the most attempts per call, the first included, in
 	// [1, 1000]; 0 means DefaultMaxAttempts.
 	MaxAttempts int
@@ -177,10 +175,11 @@ type Config struct {
 	// Breaker.
 	DisableBreaker bool
 	// Rand supplies the policy's uniform draws; nil means math/rand/v2's
-	// global generator. Calls are serialised, so *lcg.LCG is fine. Do not
+	// global generator. Calls are serialised, so a generator that is not
+	// safe for concurrent use, such as *rand.Rand, is fine. Do not
 	// give every process the same seed: identical "random" waits
 	// synchronise a fleet as surely as no jitter at all.
-	Rand schedule.Uniform
+	Rand Uniform
 	// Observer, if not nil, receives an Event for every attempt, retry,
 	// refusal, give-up and change of a breaker this package made. It is
 	// called synchronously from concurrent calls: it must be quick and safe
@@ -218,13 +217,13 @@ func (c Config) Validate() error {
 // after first use.
 type Retrier struct {
 	once          sync.Once
-	policy        schedule.Policy
+	policy        Policy
 	maxAttempts   int
 	attemptTO     time.Duration
 	maxRetryAfter time.Duration
 	budget        *budget.Budget
 	breaker       *breaker.Breaker // nil when disabled
-	rand          schedule.Uniform
+	rand          Uniform
 	observe       func(Event)
 	now           func() time.Time
 }
@@ -268,7 +267,7 @@ func (r *Retrier) setup(cfg Config) {
 	r.maxRetryAfter = cfg.MaxRetryAfter
 	r.budget = cfg.Budget
 	r.breaker = cfg.Breaker
-	r.rand = globalRand{}
+	r.rand = rng.Global{}
 	r.observe = cfg.Observer
 	r.now = time.Now
 	if r.policy == nil {
@@ -308,16 +307,11 @@ func (r *Retrier) Breaker() *breaker.Breaker {
 	return r.breaker
 }
 
-// globalRand draws from math/rand/v2's global, concurrency-safe generator.
-type globalRand struct{}
-
-func (globalRand) Float64() float64 { return rand.Float64() }
-
 // lockedUniform serialises draws from a generator that is not safe for
 // concurrent use.
 type lockedUniform struct {
 	mu sync.Mutex
-	u  schedule.Uniform
+	u  Uniform
 }
 
 func (l *lockedUniform) Float64() float64 {
@@ -466,7 +460,7 @@ func (r *Retrier) run(ctx context.Context, c call, op func(context.Context) erro
 			if r.attemptTO > 0 {
 				worst = r.attemptTO
 			}
-			if left := due.Sub(end); !deadline.Fits(wait, worst, left) {
+			if left := due.Sub(end); !Fits(wait, worst, left) {
 				return r.giveUp(c, &Error{Attempts: attempt, Reason: ErrDeadline, Last: err, Wait: wait,
 					detail: fmt.Sprintf("wait %v + worst-case attempt %v > %v left", wait, worst, max(left, 0))})
 			}
@@ -480,7 +474,7 @@ func (r *Retrier) run(ctx context.Context, c call, op func(context.Context) erro
 		}
 		r.emit(Event{Kind: EventRetry, Host: c.host, Attempt: attempt, Wait: wait, Err: err, At: end})
 		if err := sleep(ctx, wait); err != nil {
-			return r.giveUp(c, &Error{Attempts: attempt, Reason: context.Cause(ctx), Last: last, Wait: wait})
+			return r.giveUp(c, &Error{Attempts: attempt, Reason: err, Last: last, Wait: wait})
 		}
 	}
 }
@@ -543,10 +537,12 @@ func (r *Retrier) giveUp(c call, e *Error) error {
 	return e
 }
 
-// sleep waits d, or until ctx ends, and returns ctx's error in that case.
+// sleep waits d, or until ctx ends, and returns context.Cause(ctx) in that
+// case: the reason the caller gave, when it gave one, rather than a bare
+// context.Canceled.
 func sleep(ctx context.Context, d time.Duration) error {
 	if d <= 0 {
-		return ctx.Err()
+		return context.Cause(ctx)
 	}
 	t := time.NewTimer(d)
 	defer t.Stop()
@@ -554,7 +550,7 @@ func sleep(ctx context.Context, d time.Duration) error {
 	case <-t.C:
 		return nil
 	case <-ctx.Done():
-		return ctx.Err()
+		return context.Cause(ctx)
 	}
 }
 

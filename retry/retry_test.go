@@ -11,8 +11,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/backofflab/backofflab/lab/lcg"
-	"github.com/backofflab/backofflab/lab/schedule"
 	"github.com/backofflab/backofflab/retry"
 	"github.com/backofflab/backofflab/retry/breaker"
 	"github.com/backofflab/backofflab/retry/budget"
@@ -42,7 +40,7 @@ func mustNew(t testing.TB, cfg retry.Config) *retry.Retrier {
 
 // fast is a Config that retries after 1 ms and has no shared state.
 func fast() retry.Config {
-	return retry.Config{Policy: schedule.Constant{Base: time.Millisecond}, DisableBudget: true, DisableBreaker: true}
+	return retry.Config{Policy: constant(time.Millisecond), DisableBudget: true, DisableBreaker: true}
 }
 
 func TestDoRetriesUntilSuccess(t *testing.T) {
@@ -91,8 +89,8 @@ func TestWaitsAreFullJitterFromTheFirstRetry(t *testing.T) {
 	var waits []time.Duration
 	r := mustNew(t, retry.Config{
 		MaxAttempts: 6, DisableBudget: true, DisableBreaker: true,
-		Policy: schedule.FullJitter{Base: time.Millisecond, Cap: 4 * time.Millisecond},
-		Rand:   lcg.MustNew(42),
+		Policy: retry.FullJitter{Base: time.Millisecond, Cap: 4 * time.Millisecond},
+		Rand:   seeded(42),
 		Observer: func(e retry.Event) {
 			if e.Kind == retry.EventRetry {
 				waits = append(waits, e.Wait)
@@ -101,10 +99,10 @@ func TestWaitsAreFullJitterFromTheFirstRetry(t *testing.T) {
 	})
 	var calls atomic.Int64
 	r.Do(context.Background(), failing(100, &calls))
-	g := lcg.MustNew(42)
+	g := seeded(42)
 	var want []time.Duration
 	for n, c := range []time.Duration{1, 2, 4, 4, 4} { // the window, capped at 4 ms
-		want = append(want, schedule.FullJitter{Base: time.Millisecond, Cap: 4 * time.Millisecond}.Delay(n, 0, g))
+		want = append(want, retry.FullJitter{Base: time.Millisecond, Cap: 4 * time.Millisecond}.Delay(n, 0, g))
 		if w := want[n]; w < 0 || w >= c*time.Millisecond {
 			t.Fatalf("reference wait %v outside [0, %v)", w, c*time.Millisecond)
 		}
@@ -120,7 +118,7 @@ func TestWaitsAreFullJitterFromTheFirstRetry(t *testing.T) {
 }
 
 func TestDefaultPolicyIsFullJitter(t *testing.T) {
-	p, ok := retry.DefaultPolicy.(schedule.FullJitter)
+	p, ok := retry.DefaultPolicy.(retry.FullJitter)
 	if !ok || p.Base != 100*time.Millisecond || p.Cap != 10*time.Second {
 		t.Fatalf("DefaultPolicy = %#v, want full jitter, base 100ms, cap 10s", retry.DefaultPolicy)
 	}
@@ -132,7 +130,7 @@ func TestDeadlineCheckGivesUpInsteadOfSleeping(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 300*time.Millisecond)
 	defer cancel()
 	cfg := fast()
-	cfg.Policy = schedule.Constant{Base: time.Second}
+	cfg.Policy = constant(time.Second)
 	var calls atomic.Int64
 	start := time.Now()
 	err := mustNew(t, cfg).Do(ctx, failing(100, &calls))
@@ -173,7 +171,7 @@ func TestDeadlineCheckLearnsTheAttemptDuration(t *testing.T) {
 	defer cancel()
 	cfg := fast()
 	cfg.MaxAttempts = 100
-	cfg.Policy = schedule.Constant{Base: 10 * time.Millisecond}
+	cfg.Policy = constant(10 * time.Millisecond)
 	var calls atomic.Int64
 	err := mustNew(t, cfg).Do(ctx, func(ctx context.Context) error {
 		calls.Add(1)
@@ -198,7 +196,7 @@ func TestDeadlineCheckLearnsTheAttemptDuration(t *testing.T) {
 func TestCancelStopsTheWait(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	cfg := fast()
-	cfg.Policy = schedule.Constant{Base: time.Hour}
+	cfg.Policy = constant(time.Hour)
 	cfg.Observer = func(e retry.Event) {
 		if e.Kind == retry.EventRetry {
 			cancel()
@@ -228,8 +226,8 @@ func TestRetryAfterFloorTooLongGivesUp(t *testing.T) {
 func TestRetryAfterFloorIsRespectedWithJitterAbove(t *testing.T) {
 	var waits []time.Duration
 	cfg := fast()
-	cfg.Policy = schedule.FullJitter{Base: 10 * time.Millisecond}
-	cfg.Rand = lcg.MustNew(7)
+	cfg.Policy = retry.FullJitter{Base: 10 * time.Millisecond}
+	cfg.Rand = seeded(7)
 	cfg.Observer = func(e retry.Event) {
 		if e.Kind == retry.EventRetry {
 			waits = append(waits, e.Wait)
@@ -244,9 +242,9 @@ func TestRetryAfterFloorIsRespectedWithJitterAbove(t *testing.T) {
 	if took := time.Since(start); took < 60*time.Millisecond {
 		t.Fatalf("two retries with a 30 ms floor took %v", took)
 	}
-	g := lcg.MustNew(7)
+	g := seeded(7)
 	for n, w := range waits {
-		want := 30*time.Millisecond + schedule.FullJitter{Base: 10 * time.Millisecond}.Delay(n, 0, g)
+		want := 30*time.Millisecond + retry.FullJitter{Base: 10 * time.Millisecond}.Delay(n, 0, g)
 		if w != want {
 			t.Fatalf("wait %d = %v, want floor 30ms + jitter = %v", n, w, want)
 		}
@@ -261,7 +259,7 @@ func TestBudgetCapsRetriesUnderSustainedOutage(t *testing.T) {
 		t.Fatal(err)
 	}
 	var counters retry.Counters
-	r := mustNew(t, retry.Config{Policy: schedule.Constant{}, Budget: b, DisableBreaker: true, Observer: counters.Observe})
+	r := mustNew(t, retry.Config{Policy: constant(0), Budget: b, DisableBreaker: true, Observer: counters.Observe})
 	var calls atomic.Int64
 	var refused int
 	for range 1000 {
@@ -309,7 +307,7 @@ func TestBreakerRefusesWithoutCallingTheOp(t *testing.T) {
 
 func TestDefaultBreakerReportsChanges(t *testing.T) {
 	var counters retry.Counters
-	r := mustNew(t, retry.Config{Policy: schedule.Constant{}, MaxAttempts: 5, DisableBudget: true, Observer: counters.Observe})
+	r := mustNew(t, retry.Config{Policy: constant(0), MaxAttempts: 5, DisableBudget: true, Observer: counters.Observe})
 	var calls atomic.Int64
 	r.Do(context.Background(), failing(100, &calls))
 	if got := r.Breaker().State(time.Now()); got != breaker.Open {
@@ -334,7 +332,7 @@ func TestPackageDoHasNoSharedState(t *testing.T) {
 }
 
 func TestConcurrentDoWithSeededRand(t *testing.T) {
-	cfg := retry.Config{Policy: schedule.FullJitter{Base: time.Millisecond}, Rand: lcg.MustNew(1), MaxAttempts: 4, DisableBudget: true, DisableBreaker: true}
+	cfg := retry.Config{Policy: retry.FullJitter{Base: time.Millisecond}, Rand: seeded(1), MaxAttempts: 4, DisableBudget: true, DisableBreaker: true}
 	var counters retry.Counters
 	cfg.Observer = counters.Observe
 	r := mustNew(t, cfg)
@@ -364,7 +362,7 @@ func TestValidateNamesTheParameterAndRange(t *testing.T) {
 		{retry.Config{MaxRetryAfter: 48 * time.Hour}, "retry: max retry-after 48h0m0s out of range: want 0 <= max retry-after <= 24h0m0s"},
 		{retry.Config{Budget: b, DisableBudget: true}, "retry: both Budget and DisableBudget set"},
 		{retry.Config{Breaker: br, DisableBreaker: true}, "retry: both Breaker and DisableBreaker set"},
-		{retry.Config{Policy: schedule.FullJitter{}}, "retry: policy: schedule: base 0s out of range"},
+		{retry.Config{Policy: retry.FullJitter{}}, "retry: policy: full jitter: base 0s out of range"},
 	} {
 		_, err := retry.New(tc.cfg)
 		if err == nil || !strings.HasPrefix(err.Error(), tc.want) {
@@ -395,7 +393,7 @@ func BenchmarkDoFirstAttemptSucceeds(b *testing.B) {
 }
 
 func BenchmarkDoOneRetry(b *testing.B) {
-	r := mustNew(b, retry.Config{Policy: schedule.Constant{}, DisableBudget: true})
+	r := mustNew(b, retry.Config{Policy: constant(0), DisableBudget: true})
 	ctx := context.Background()
 	fail := true
 	op := func(context.Context) error {
@@ -434,5 +432,23 @@ func BenchmarkPackageDoFirstAttemptSucceeds(b *testing.B) {
 	b.ReportAllocs()
 	for b.Loop() {
 		retry.Do(ctx, op)
+	}
+}
+
+// A caller that cancels during the wait with a reason gets that reason
+// back, not a bare context.Canceled.
+func TestCancelDuringWaitKeepsTheCause(t *testing.T) {
+	stop := errors.New("shutting down")
+	ctx, cancel := context.WithCancelCause(context.Background())
+	cfg := fast()
+	cfg.Policy = constant(time.Hour)
+	r := mustNew(t, cfg)
+	err := r.Do(ctx, func(context.Context) error {
+		time.AfterFunc(10*time.Millisecond, func() { cancel(stop) })
+		return errFlaky
+	})
+	var e *retry.Error
+	if !errors.As(err, &e) || !errors.Is(e.Reason, stop) || e.Wait != time.Hour {
+		t.Fatalf("Do = %v, want an *Error whose Reason is the cause %q, after choosing a 1h wait", err, stop)
 	}
 }

@@ -8,7 +8,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/backofflab/backofflab/lab/schedule"
 	"github.com/backofflab/backofflab/retry"
 )
 
@@ -77,7 +76,7 @@ func FuzzConfigValidation(f *testing.F) {
 		cfg := retry.TransportConfig{
 			Config: retry.Config{
 				MaxAttempts: attempts, AttemptTimeout: time.Duration(attemptTO), MaxRetryAfter: time.Duration(maxRA),
-				Policy:        schedule.FullJitter{Base: time.Duration(base)},
+				Policy:        retry.FullJitter{Base: time.Duration(base)},
 				DisableBudget: noBudget, DisableBreaker: noBreaker,
 			},
 			RetryStatus: []int{status},

@@ -17,8 +17,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/backofflab/backofflab/lab/lcg"
-	"github.com/backofflab/backofflab/lab/schedule"
 	"github.com/backofflab/backofflab/retry"
 	"github.com/backofflab/backofflab/retry/breaker"
 	"github.com/backofflab/backofflab/retry/budget"
@@ -156,7 +154,7 @@ func newClient(t *testing.T, cfg retry.TransportConfig) (*http.Client, *retry.Tr
 // for tests that are about something else.
 func quick() retry.TransportConfig {
 	return retry.TransportConfig{Config: retry.Config{
-		Policy:        schedule.FullJitter{Base: time.Millisecond, Cap: 5 * time.Millisecond},
+		Policy:        retry.FullJitter{Base: time.Millisecond, Cap: 5 * time.Millisecond},
 		DisableBudget: true, DisableBreaker: true,
 	}}
 }
@@ -212,8 +210,8 @@ func TestTransportServerDownThenHealthy(t *testing.T) {
 	var refused atomic.Int64
 	cfg := quick()
 	cfg.MaxAttempts = 50
-	cfg.Policy = schedule.FullJitter{Base: 5 * time.Millisecond, Cap: 40 * time.Millisecond}
-	cfg.Rand = lcg.MustNew(3)
+	cfg.Policy = retry.FullJitter{Base: 5 * time.Millisecond, Cap: 40 * time.Millisecond}
+	cfg.Rand = seeded(3)
 	cfg.Observer = func(e retry.Event) {
 		if e.Kind == retry.EventRetry && errors.Is(e.Err, syscall.ECONNREFUSED) {
 			refused.Add(1)
@@ -268,7 +266,7 @@ func TestTransportRetryAfterSeconds(t *testing.T) {
 		io.WriteString(w, "ok")
 	})
 	cfg := quick()
-	cfg.Policy = schedule.FullJitter{Base: 10 * time.Millisecond}
+	cfg.Policy = retry.FullJitter{Base: 10 * time.Millisecond}
 	c, _, _ := newClient(t, cfg)
 	code, _, err := get(t, c, context.Background(), s.URL)
 	if err != nil || code != 200 {
@@ -293,7 +291,7 @@ func TestTransportRetryAfterHTTPDate(t *testing.T) {
 		io.WriteString(w, "ok")
 	})
 	cfg := quick()
-	cfg.Policy = schedule.FullJitter{Base: 10 * time.Millisecond}
+	cfg.Policy = retry.FullJitter{Base: 10 * time.Millisecond}
 	c, _, _ := newClient(t, cfg)
 	code, _, err := get(t, c, context.Background(), s.URL)
 	if err != nil || code != 200 {
@@ -633,7 +631,7 @@ func TestTransportConcurrentRequests(t *testing.T) {
 	cfg := quick()
 	cfg.DisableBudget, cfg.DisableBreaker, cfg.MaxAttempts = false, false, 10
 	cfg.Observer = counters.Observe
-	cfg.Rand = lcg.MustNew(5) // shared by all goroutines: the Retrier serialises it
+	cfg.Rand = seeded(5) // shared by all goroutines: the Retrier serialises it
 	c, _, _ := newClient(t, cfg)
 	var wg sync.WaitGroup
 	var ok, failed atomic.Int64
@@ -691,7 +689,7 @@ func TestTransportLeavesNoGoroutines(t *testing.T) {
 		defer s.Close()
 		tr := &tracker{base: &http.Transport{}}
 		rt, err := retry.NewTransport(retry.TransportConfig{Base: tr, Config: retry.Config{
-			Policy: schedule.FullJitter{Base: time.Millisecond}, AttemptTimeout: 30 * time.Millisecond, MaxAttempts: 4,
+			Policy: retry.FullJitter{Base: time.Millisecond}, AttemptTimeout: 30 * time.Millisecond, MaxAttempts: 4,
 		}})
 		if err != nil {
 			t.Fatal(err)

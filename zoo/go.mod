@@ -1,12 +1,13 @@
 module github.com/backofflab/backofflab/zoo
 
-go 1.26.8
+go 1.26.0
 
 require (
 	github.com/Rican7/retry v0.3.1
 	github.com/avast/retry-go/v4 v4.7.0
 	github.com/aws/aws-sdk-go-v2 v1.48.0
 	github.com/backofflab/backofflab v0.0.0-00010101000000-000000000000
+	github.com/backofflab/backofflab/retry v0.0.0-00010101000000-000000000000
 	github.com/cenkalti/backoff/v4 v4.3.0
 	github.com/cenkalti/backoff/v5 v5.0.3
 	github.com/eapache/go-resiliency v1.7.0
@@ -69,3 +70,5 @@ require (
 )
 
 replace github.com/backofflab/backofflab => ../
+
+replace github.com/backofflab/backofflab/retry => ../retry

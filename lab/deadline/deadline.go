@@ -10,7 +10,7 @@
 //	wait + worst-case attempt ≤ time left before the deadline,
 //
 // and a client that fails it gives up at once instead of sleeping into a
-// deadline it cannot meet (Fits). Run compares three clients on the same
+// deadline it cannot meet (retry.Fits). Run compares three clients on the same
 // requests: one that never looks at the deadline, one that looks only when it
 // wakes up, and one that checks before it sleeps (Mode).
 //
@@ -44,6 +44,7 @@ import (
 	"github.com/backofflab/backofflab/lab"
 	"github.com/backofflab/backofflab/lab/lcg"
 	"github.com/backofflab/backofflab/lab/schedule"
+	"github.com/backofflab/backofflab/retry"
 )
 
 // Limits on a Config; Validate names the one that is exceeded.
@@ -55,15 +56,6 @@ const (
 	// MaxDuration bounds every duration of a Config.
 	MaxDuration = 24 * time.Hour
 )
-
-// Fits reports whether sleeping for wait and then making an attempt that
-// takes worst ends by the deadline, left from now: wait + worst ≤ left,
-// computed without overflow. A negative wait or worst counts as 0; a negative
-// left (the deadline has passed) fits nothing.
-func Fits(wait, worst, left time.Duration) bool {
-	wait, worst = max(wait, 0), max(worst, 0)
-	return wait <= left && worst <= left-wait
-}
 
 // Mode is how a client treats its request's deadline.
 type Mode int
@@ -78,7 +70,7 @@ const (
 	// attempt it makes on waking can be one that cannot finish in time.
 	CheckOnWake
 	// CheckBeforeSleep gives up before sleeping unless the wait plus a
-	// worst-case attempt fits the time left (Fits): it never sleeps into a
+	// worst-case attempt fits the time left (retry.Fits): it never sleeps into a
 	// deadline it cannot meet, and, as long as its worst case is true,
 	// never makes a retry that ends after the deadline.
 	CheckBeforeSleep
@@ -254,7 +246,7 @@ func Run(c Config) (Result, error) {
 			}
 			prev = c.Policy.Delay(n, prev, g)
 			wake := add(end, max(prev, 0))
-			if (c.Mode == CheckBeforeSleep && !Fits(prev, worst, deadline-end)) ||
+			if (c.Mode == CheckBeforeSleep && !retry.Fits(prev, worst, deadline-end)) ||
 				(c.Mode == CheckOnWake && wake >= deadline) {
 				r.GaveUp++
 				break

@@ -9,30 +9,6 @@ import (
 	"github.com/backofflab/backofflab/lab/schedule"
 )
 
-func TestFits(t *testing.T) {
-	const max = time.Duration(math.MaxInt64)
-	for _, tc := range []struct {
-		wait, worst, left time.Duration
-		want              bool
-	}{
-		{100, 50, 150, true}, // ends exactly at the deadline: in time
-		{100, 51, 150, false},
-		{0, 0, 0, true},
-		{0, 1, 0, false},
-		{10, 10, -1, false}, // the deadline has passed
-		{-5, 10, 10, true},  // a negative wait counts as 0
-		{10, -5, 10, true},  // so does a negative worst case
-		{max, max, max, false},
-		{max, 0, max, true},
-		{max - 1, 2, max, false}, // would overflow if added
-		{1, max, max, false},
-	} {
-		if got := Fits(tc.wait, tc.worst, tc.left); got != tc.want {
-			t.Errorf("Fits(%d, %d, %d) = %v, want %v", tc.wait, tc.worst, tc.left, got, tc.want)
-		}
-	}
-}
-
 // The lesson's table, pinned exactly: the generator is seeded, so these are
 // not estimates.
 func TestLessonTable(t *testing.T) {

@@ -2,7 +2,6 @@ package deadline_test
 
 import (
 	"fmt"
-	"time"
 
 	"github.com/backofflab/backofflab/lab/deadline"
 )
@@ -26,13 +25,3 @@ func Example() {
 	// check before sleep      2953       0      624     0      307
 }
 
-// The check before sleeping: 800 ms left, a 500 ms wait, attempts that take
-// up to 250 ms fit; attempts that take up to 350 ms do not.
-func ExampleFits() {
-	left := 800 * time.Millisecond
-	fmt.Println(deadline.Fits(500*time.Millisecond, 250*time.Millisecond, left))
-	fmt.Println(deadline.Fits(500*time.Millisecond, 350*time.Millisecond, left))
-	// Output:
-	// true
-	// false
-}

@@ -11,9 +11,11 @@ import (
 
 // Uniform is a source of uniform draws in [0, 1). *lcg.LCG satisfies it, and
 // so does *math/rand/v2.Rand.
-type Uniform interface {
-	Float64() float64
-}
+//
+// It is an alias of the unnamed interface type, and so is package retry's
+// Uniform: the two are one type, so every Policy here is also a
+// retry.Policy.
+type Uniform = interface{ Float64() float64 }
 
 // Policy decides how long to wait before a retry. n is the retry number,
 // 0 for the wait before the first retry; prev is what the previous call

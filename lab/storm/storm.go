@@ -138,7 +138,7 @@ func (c Config) withDefaults() (Config, error) {
 	if !slices.Contains(Policies(), c.Policy) {
 		return c, fmt.Errorf("storm: unknown policy %q: want one of %s", c.Policy, strings.Join(Policies(), ", "))
 	}
-	def := retry.DefaultPolicy.(schedule.FullJitter)
+	def := retry.DefaultPolicy.(retry.FullJitter)
 	for _, f := range []struct {
 		v   *time.Duration
 		def time.Duration

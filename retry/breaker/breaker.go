@@ -30,11 +30,10 @@ package breaker
 import (
 	"errors"
 	"fmt"
-	"math/rand/v2"
 	"sync"
 	"time"
 
-	"github.com/backofflab/backofflab/lab/schedule"
+	"github.com/backofflab/backofflab/retry/internal/rng"
 )
 
 // State is a breaker's state.
@@ -114,8 +113,9 @@ type Config struct {
 	// Rand supplies the uniform draws for the jitter, one per opening; nil
 	// means math/rand/v2's global generator. The Breaker calls it under its
 	// lock, so a generator that is not safe for concurrent use, such as
-	// *lcg.LCG, is fine as long as only this Breaker uses it.
-	Rand schedule.Uniform
+	// *rand.Rand from math/rand/v2, is fine as long as only this Breaker
+	// uses it. The lessons' *lcg.LCG fits too.
+	Rand interface{ Float64() float64 }
 	// OnStateChange, if not nil, is called on every change of state, in
 	// order, with the time of the call that caused it. It runs while the
 	// breaker's lock is held: it must be quick and must not call the
@@ -161,15 +161,10 @@ func (c Config) withDefaults() Config {
 		c.Probes = DefaultProbes
 	}
 	if c.Rand == nil {
-		c.Rand = globalRand{}
+		c.Rand = rng.Global{}
 	}
 	return c
 }
-
-// globalRand draws from math/rand/v2's global, concurrency-safe generator.
-type globalRand struct{}
-
-func (globalRand) Float64() float64 { return rand.Float64() }
 
 // Breaker is a circuit breaker. The zero Breaker is ready to use with the
 // default Config. A Breaker must not be copied after first use.

@@ -3,13 +3,12 @@ package breaker
 import (
 	"errors"
 	"math"
+	"math/rand/v2"
 	"slices"
 	"strings"
 	"sync"
 	"testing"
 	"time"
-
-	"github.com/backofflab/backofflab/lab/lcg"
 )
 
 var t0 = time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
@@ -84,13 +83,13 @@ func TestOpenTimeIsDrawnFromTheConfiguredRange(t *testing.T) {
 }
 
 // A fleet of breakers that open on the same failure must not half-open
-// together: with the lessons' seeded generator each draws its own time, and
+// together: with a seeded generator each draws its own time, and
 // the times cover the jitter range.
 func TestFleetHalfOpensSpreadOut(t *testing.T) {
 	const fleet = 200
 	var ends []time.Duration
 	for i := range fleet {
-		b, err := New(Config{Failures: 1, OpenTimeout: 2 * time.Second, Rand: lcg.MustNew(int64(1000 + i))})
+		b, err := New(Config{Failures: 1, OpenTimeout: 2 * time.Second, Rand: rand.New(rand.NewPCG(uint64(1000+i), 0))})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -264,7 +263,7 @@ func TestConcurrentUseReportsLegalTransitions(t *testing.T) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			r := lcg.MustNew(int64(g))
+			r := rand.New(rand.NewPCG(uint64(g), 0))
 			for range 2000 {
 				now := time.Now()
 				p, err := b.Allow(now)

@@ -2,23 +2,22 @@ package breaker_test
 
 import (
 	"fmt"
+	"math/rand/v2"
 	"time"
 
-	"github.com/backofflab/backofflab/lab"
-	"github.com/backofflab/backofflab/lab/lcg"
 	"github.com/backofflab/backofflab/retry/breaker"
 )
 
 // A breaker trips after three consecutive failures, refuses requests while
 // open, lets one probe through when its jittered timeout (1–1.5 s, drawn
-// from the lessons' seeded generator) has passed, and closes when the probe
+// from a seeded generator) has passed, and closes when the probe
 // succeeds.
 func Example() {
 	start := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
 	b, err := breaker.New(breaker.Config{
 		Failures:    3,
 		OpenTimeout: time.Second,
-		Rand:        lcg.MustNew(lab.DefaultSeed),
+		Rand:        rand.New(rand.NewPCG(1, 0)),
 		OnStateChange: func(from, to breaker.State, at time.Time) {
 			fmt.Printf("%v  %v → %v\n", at.Sub(start), from, to)
 		},
@@ -42,8 +41,8 @@ func Example() {
 	// Output:
 	// 200ms  closed → open
 	// at 1s: breaker: circuit open, request refused
-	// open until 1.485959474s
-	// 1.485959474s  open → half-open
+	// open until 1.319211595s
+	// 1.319211595s  open → half-open
 	// probe allowed: true
-	// 1.505959474s  half-open → closed
+	// 1.339211595s  half-open → closed
 }

@@ -1,0 +1,3 @@
+module github.com/backofflab/backofflab/retry
+
+go 1.26

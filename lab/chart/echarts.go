@@ -1,20 +1,11 @@
 package chart
 
 import (
-	"bytes"
-	"crypto/sha256"
-	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"math"
-	"regexp"
 	"strconv"
-	"strings"
-	"sync"
-
-	"github.com/go-echarts/go-echarts/v2/charts"
-	"github.com/go-echarts/go-echarts/v2/opts"
 )
 
 // Where the Jupyter server serves the echarts script. The set-up copies
@@ -53,134 +44,21 @@ const SiteAssetPath = NotebookAssetsDir + "/" + EChartsAssetName
 //
 //	backofflabLoadECharts(done, fail)
 //
-// that every fragment embeds. It finds the Jupyter base URL (the "baseUrl"
-// of <script id="jupyter-config-data"> in JupyterLab and Notebook 7, "/"
-// otherwise) and the candidate URLs base + [AssetPaths], then
-// [SiteAssetPath] relative to the page (that one first in a page without
-// jupyter-config-data, such as the static site). Then it calls
-// done(window.echarts) if echarts is already loaded; else it adds a <script>
-// for the first candidate and, on error, for the next (hiding a stray AMD
-// define meanwhile, so that echarts sets window.echarts), then calls done or
-// fail(reason). Charts waiting at the same time share one load.
+// that every fragment embeds: the file web/loader.js of this package. It
+// reads the candidate URLs from the variable assets that the fragment
+// declares around it, {"paths": [AssetPaths]..., "site": [SiteAssetPath]}.
+// It finds the Jupyter base URL (the "baseUrl" of <script
+// id="jupyter-config-data"> in JupyterLab and Notebook 7, "/" otherwise)
+// and tries base + each of [AssetPaths], then [SiteAssetPath] relative to
+// the page (that one first in a page without jupyter-config-data, such as
+// the static site). It calls done(window.echarts) if echarts is already
+// loaded; else it adds a <script> for the first candidate and, on error,
+// for the next (hiding a stray AMD define meanwhile, so that echarts sets
+// window.echarts), then calls done or fail(reason). Charts waiting at the
+// same time share one load.
 //
 // done and fail are always called asynchronously.
-func LoaderJS() string {
-	var paths []string
-	for _, p := range AssetPaths() {
-		paths = append(paths, strconv.Quote(p))
-	}
-	return strings.NewReplacer("$PATHS", strings.Join(paths, ", "), "$SITE", strconv.Quote(SiteAssetPath)).Replace(loaderTemplate)
-}
-
-const loaderTemplate = `function backofflabLoadECharts(done, fail) {
-  var w = window, d = document, base = "/";
-  var cfg = d.getElementById("jupyter-config-data");
-  try {
-    if (cfg) {
-      var conf = JSON.parse(cfg.textContent || "{}");
-      if (conf.baseUrl) base = conf.baseUrl;
-    }
-  } catch (e) {}
-  if (base.charAt(base.length - 1) !== "/") base += "/";
-  var urls = [$PATHS].map(function (p) { return base + p; });
-  // Outside Jupyter (a static page), the page's own assets folder first.
-  urls = cfg ? urls.concat([$SITE]) : [$SITE].concat(urls);
-  if (w.echarts && typeof w.echarts.init === "function") {
-    setTimeout(function () { done(w.echarts); }, 0);
-    return;
-  }
-  if (w.backofflabEChartsWaiting) {
-    w.backofflabEChartsWaiting.push([done, fail]);
-    return;
-  }
-  var waiting = w.backofflabEChartsWaiting = [[done, fail]];
-  var i = 0;
-  function finish(echarts, why) {
-    w.backofflabEChartsWaiting = null;
-    waiting.forEach(function (cb) { if (echarts) cb[0](echarts); else cb[1](why); });
-  }
-  (function next() {
-    if (i >= urls.length) {
-      finish(null, "could not load " + urls.join(" or "));
-      return;
-    }
-    var s = d.createElement("script"), amd = w.define;
-    var hide = !!(amd && amd.amd);
-    if (hide) w.define = undefined;
-    s.src = urls[i++];
-    s.onload = function () {
-      if (hide) w.define = amd;
-      if (w.echarts && typeof w.echarts.init === "function") finish(w.echarts);
-      else next();
-    };
-    s.onerror = function () {
-      if (hide) w.define = amd;
-      if (s.parentNode) s.parentNode.removeChild(s);
-      next();
-    };
-    d.head.appendChild(s);
-  })();
-}`
-
-// claimJS is the function claim(state, then) of every fragment's script:
-// it finds the fragment's div, marks it with data-backofflab=state and
-// calls then(div).
-const claimJS = `// The fragment's div may be attached to the page after this script runs
-  // (some front ends run it first), so look for it when echarts is
-  // ready. Identical charts share an id: take the first one not yet claimed.
-  function claim(state, then) {
-    var tries = 0;
-    (function look() {
-      var all = document.querySelectorAll('div[id="' + id + '"]');
-      for (var k = 0; k < all.length; k++) {
-        if (!all[k].hasAttribute("data-backofflab")) {
-          all[k].setAttribute("data-backofflab", state);
-          then(all[k]);
-          return;
-        }
-      }
-      if (++tries < 200) setTimeout(look, 50);
-    })();
-  }`
-
-// fragmentTemplate is the HTML of one interactive chart. $ID, $HEIGHT,
-// $OPTION, $LOADER, $CLAIM and $HELP are replaced.
-const fragmentTemplate = `<div id="$ID" class="backofflab-chart" style="width:100%;height:$HEIGHTpx;">` +
-	`<p style="font:13px sans-serif;color:#666;margin:0;padding:8px;">Interactive chart loading. ` +
-	`If this text stays, scripts are not running here: trust the notebook (File, Trust Notebook) and run the cell again.</p></div>
-<script type="text/javascript">
-(function () {
-  "use strict";
-  var id = "$ID";
-  var option = $OPTION;
-  $LOADER
-  $CLAIM
-  backofflabLoadECharts(function (echarts) {
-    claim("drawn", function (el) {
-      el.innerHTML = "";
-      var chart = echarts.init(el, null, {renderer: "canvas"});
-      chart.setOption(option);
-      if (typeof ResizeObserver === "function") {
-        new ResizeObserver(function () { chart.resize(); }).observe(el);
-      }
-    });
-  }, function (why) {
-    claim("failed", function (el) {
-      el.style.height = "auto";
-      el.innerHTML = "";
-      var p = document.createElement("p");
-      p.style.cssText = "font:14px sans-serif;color:#a00;border:1px solid #a00;padding:8px;margin:0;";
-      p.textContent = "$HELP (" + why + ")";
-      el.appendChild(p);
-    });
-  });
-})();
-</script>
-`
-
-const helpText = "Interactive chart not drawn: the echarts script is not served by this Jupyter server. " +
-	"Run " + StartCommand + " in the Backoff Lab folder (it installs echarts where Jupyter serves it), " +
-	"then reload this page. Static figures do not need it."
+func LoaderJS() string { return loaderJS }
 
 // EChart is what [ECharts] needs of a go-echarts chart: every chart type of
 // github.com/go-echarts/go-echarts/v2/charts (*charts.Bar, *charts.Line,
@@ -205,6 +83,8 @@ type ECharts struct {
 
 // HTML returns the chart's HTML fragment: a <div> with a deterministic id
 // and a <script> that loads echarts from the Jupyter server and draws.
+// JavaScript functions in the options (go-echarts' opts.FuncOpts) stay
+// functions; one that holds "</script" or "<!--" is an error.
 func (e ECharts) HTML() (string, error) {
 	if e.Chart == nil {
 		return "", errors.New("chart: ECharts.Chart is nil")
@@ -213,156 +93,90 @@ func (e ECharts) HTML() (string, error) {
 		return "", fmt.Errorf("chart: ECharts.Height must be ≥ 0, got %d", e.Height)
 	}
 	e.Chart.Validate()
-	return fragment(e.Chart.JSON(), e.Height)
-}
-
-// funcMarker matches the markers go-echarts puts around JavaScript
-// functions in its JSON (types.FuncStr), which must end up unquoted.
-var funcMarker = regexp.MustCompile(`(__f__")|("__f__)|(__f__)`)
-
-// idCounts counts, per option hash, the fragments made by this process, so
-// that identical charts in one notebook cell still get distinct ids while
-// every id stays the same from run to run.
-var idCounts = struct {
-	sync.Mutex
-	n map[string]int
-}{n: map[string]int{}}
-
-// fragment renders the echarts option obj into the HTML fragment.
-func fragment(obj map[string]interface{}, height int) (string, error) {
-	if height == 0 {
-		height = 400
+	raw, err := json.Marshal(e.Chart.JSON())
+	if err != nil {
+		return "", fmt.Errorf("chart: encoding echarts options: %w", err)
 	}
-	option, err := encodeOption(obj)
+	option, err := withFunctions(raw)
 	if err != nil {
 		return "", err
 	}
-	id := fragmentID("backofflab-chart-", strconv.Itoa(height)+"\n"+option)
-
-	loader := strings.ReplaceAll(LoaderJS(), "\n", "\n  ")
-	return strings.NewReplacer(
-		"$ID", id,
-		"$HEIGHT", strconv.Itoa(height),
-		"$OPTION", option,
-		"$LOADER", loader,
-		"$CLAIM", claimJS,
-		"$HELP", helpText,
-	).Replace(fragmentTemplate), nil
+	return chartFragment(option, raw, e.Height)
 }
 
-// encodeOption returns v (an echarts option or a part of one) as the
-// JavaScript source of its value: JSON with go-echarts' function markers
-// removed and "</" escaped, so that it cannot close the script element.
-func encodeOption(v interface{}) (string, error) {
-	var buf bytes.Buffer
-	enc := json.NewEncoder(&buf)
-	enc.SetEscapeHTML(false)
-	if err := enc.Encode(v); err != nil {
-		return "", fmt.Errorf("chart: encoding echarts options: %w", err)
-	}
-	option := strings.TrimSpace(funcMarker.ReplaceAllString(buf.String(), ""))
-	return strings.ReplaceAll(option, "</", `<\/`), nil
-}
-
-// fragmentID returns prefix + 12 hex digits of a hash of content + "-" +
-// the number of fragments with that hash made so far by the process.
-func fragmentID(prefix, content string) string {
-	sum := sha256.Sum256([]byte(content))
-	hash := hex.EncodeToString(sum[:6])
-	idCounts.Lock()
-	idCounts.n[hash]++
-	n := idCounts.n[hash]
-	idCounts.Unlock()
-	return prefix + hash + "-" + strconv.Itoa(n)
-}
-
-// baseOptions sets what all interactive figures of this package share:
-// title, tooltip, legend, zooming and the palette.
-func baseOptions(title string, legend bool, trigger string) []charts.GlobalOpts {
-	return []charts.GlobalOpts{
-		charts.WithTitleOpts(opts.Title{Title: title, Left: "center"}),
-		charts.WithTooltipOpts(opts.Tooltip{Show: opts.Bool(true), Trigger: trigger}),
-		charts.WithLegendOpts(opts.Legend{Show: opts.Bool(legend), Top: "28", Type: "scroll"}),
-		charts.WithDataZoomOpts(opts.DataZoom{Type: "inside", XAxisIndex: 0}, opts.DataZoom{Type: "slider", XAxisIndex: 0}),
-		charts.WithAnimation(false),
-	}
-}
-
-// finishOptions adds to the option object what go-echarts does not express
-// simply: the palette, room for title and legend, and the annotations as
-// mark lines and areas of the first series. toX converts an annotation's x
-// value to the x axis (an index on category axes).
-func finishOptions(obj map[string]interface{}, a Annotations, toX func(float64) interface{}) (map[string]interface{}, error) {
-	// Round-trip through JSON to work on plain maps and slices.
-	raw, err := json.Marshal(obj)
-	if err != nil {
-		return nil, fmt.Errorf("chart: encoding echarts options: %w", err)
-	}
-	var o map[string]interface{}
-	if err := json.Unmarshal(raw, &o); err != nil {
-		return nil, fmt.Errorf("chart: decoding echarts options: %w", err)
-	}
-	colors := make([]interface{}, len(Palette))
+// newOption returns the option of an interactive figure with what all of
+// them share: title, tooltip, legend, zooming on the x axis, the palette,
+// room for title and legend; and the axes x and y.
+func newOption(title string, legend bool, trigger string, x, y axisOpt) echartsOption {
+	colors := make([]string, len(Palette))
 	for i, c := range Palette {
 		colors[i] = hexColor(c)
 	}
-	o["color"] = colors
-	o["grid"] = map[string]interface{}{"left": 64, "right": 40, "top": 64, "bottom": 84}
-	if zooms, ok := o["dataZoom"].([]interface{}); ok {
-		for _, z := range zooms {
-			if z, ok := z.(map[string]interface{}); ok && z["type"] == "slider" {
-				z["height"], z["bottom"] = 18, 8
-			}
-		}
+	x.NameLocation, x.NameGap = "middle", 28
+	x.AxisLabel = &axisLabelOpt{HideOverlap: true}
+	return echartsOption{
+		Color:    colors,
+		Title:    titleOpt{Text: title, Left: "center"},
+		Tooltip:  tooltipOpt{Show: true, Trigger: trigger},
+		Legend:   legendOpt{Show: legend, Top: 28, Type: "scroll"},
+		Grid:     gridOpt{Left: 64, Right: 40, Top: 64, Bottom: 84},
+		DataZoom: []dataZoomOpt{{Type: "inside"}, {Type: "slider", Height: 18, Bottom: 8}},
+		XAxis:    []axisOpt{x},
+		YAxis:    []axisOpt{y},
 	}
-	if axes, ok := o["xAxis"].([]interface{}); ok {
-		for _, a := range axes {
-			if a, ok := a.(map[string]interface{}); ok {
-				a["axisLabel"] = map[string]interface{}{"hideOverlap": true}
-			}
-		}
-	}
+}
 
-	series, _ := o["series"].([]interface{})
-	if len(series) == 0 {
-		return o, nil
+// annotate adds a to the first series of o: the lines as dashed mark
+// lines, the spans as mark areas, the notes as mark points. toX converts
+// an annotation's x value to the x axis (an index on category axes).
+func (o *echartsOption) annotate(a Annotations, toX func(float64) float64) {
+	if len(o.Series) == 0 {
+		return
 	}
-	first, _ := series[0].(map[string]interface{})
-	if first == nil {
-		return o, nil
-	}
-	dashed := map[string]interface{}{"type": "dashed", "color": hexColor(annotationGray), "width": 1}
-	var lines []interface{}
+	first := &o.Series[0]
+	gray := hexColor(annotationGray)
+	var lines []markItem
 	for _, h := range a.HLines {
-		lines = append(lines, map[string]interface{}{"yAxis": h.Y, "name": h.Label, "label": map[string]interface{}{"formatter": h.Label, "position": "insideEndTop"}})
+		lines = append(lines, markItem{YAxis: ptr(h.Y), Name: h.Label, Label: &labelOpt{Formatter: h.Label, Position: "insideEndTop"}})
 	}
 	for _, v := range a.VLines {
-		lines = append(lines, map[string]interface{}{"xAxis": toX(v.X), "name": v.Label, "label": map[string]interface{}{"formatter": v.Label, "position": "insideEndTop"}})
+		lines = append(lines, markItem{XAxis: ptr(toX(v.X)), Name: v.Label, Label: &labelOpt{Formatter: v.Label, Position: "insideEndTop"}})
 	}
 	if len(lines) > 0 {
-		first["markLine"] = map[string]interface{}{"symbol": []interface{}{"none", "none"}, "silent": true, "lineStyle": dashed, "data": lines}
+		first.MarkLine = &markLineOpt{Symbol: [2]string{"none", "none"}, Silent: true,
+			LineStyle: styleOpt{Type: "dashed", Color: gray, Width: 1}, Data: lines}
 	}
-	var areas []interface{}
+	var areas [][2]markItem
 	for _, s := range a.Spans {
-		from := map[string]interface{}{"xAxis": toX(s.From), "name": s.Label}
+		from := markItem{XAxis: ptr(toX(s.From)), Name: s.Label}
 		if s.Color != nil {
-			from["itemStyle"] = map[string]interface{}{"color": rgbaColor(s.Color)}
+			from.ItemStyle = &styleOpt{Color: rgbaColor(s.Color)}
 		}
-		areas = append(areas, []interface{}{from, map[string]interface{}{"xAxis": toX(s.To)}})
+		areas = append(areas, [2]markItem{from, {XAxis: ptr(toX(s.To))}})
 	}
 	if len(areas) > 0 {
-		first["markArea"] = map[string]interface{}{"silent": true, "itemStyle": map[string]interface{}{"color": "rgba(128,128,128,0.19)"},
-			"label": map[string]interface{}{"position": "insideTopLeft", "color": hexColor(annotationGray)}, "data": areas}
+		first.MarkArea = &markAreaOpt{Silent: true, ItemStyle: styleOpt{Color: "rgba(128,128,128,0.19)"},
+			Label: labelOpt{Position: "insideTopLeft", Color: gray}, Data: areas}
 	}
-	var points []interface{}
+	var points []markItem
 	for _, n := range a.Notes {
-		points = append(points, map[string]interface{}{"coord": []interface{}{toX(n.X), n.Y}, "value": n.Text})
+		points = append(points, markItem{Coord: []float64{toX(n.X), n.Y}, Value: n.Text})
 	}
 	if len(points) > 0 {
-		first["markPoint"] = map[string]interface{}{"symbol": "circle", "symbolSize": 1, "silent": true,
-			"label": map[string]interface{}{"show": true, "position": "top", "formatter": "{c}", "color": hexColor(annotationGray)}, "data": points}
+		first.MarkPoint = &markPointOpt{Symbol: "circle", SymbolSize: 1, Silent: true,
+			Label: labelOpt{Show: true, Position: "top", Formatter: "{c}", Color: gray}, Data: points}
 	}
-	return o, nil
+}
+
+func ptr[T any](v T) *T { return &v }
+
+// encode returns o as JSON.
+func (o echartsOption) encode() (json.RawMessage, error) {
+	raw, err := json.Marshal(o)
+	if err != nil {
+		return nil, fmt.Errorf("chart: encoding echarts options: %w", err)
+	}
+	return raw, nil
 }
 
 // heightPixels is the height of an interactive figure: the static height
@@ -385,16 +199,16 @@ func (h Histogram) HTML() (string, error) {
 	if err != nil {
 		return "", err
 	}
-	return fragment(o, h.Height())
+	return chartFragment(o, o, h.Height())
 }
 
 // Height returns the height in pixels of the figure's interactive form:
 // the static height plus room for the zoom slider.
 func (h Histogram) Height() int { return heightPixels(h.FigureSize()) }
 
-// Option returns the echarts option object that [Histogram.HTML] draws,
-// for an [Explorable] to switch between.
-func (h Histogram) Option() (map[string]interface{}, error) {
+// Option returns the echarts option object that [Histogram.HTML] draws, as
+// JSON, for an [Explorable] to switch between.
+func (h Histogram) Option() (json.RawMessage, error) {
 	if _, err := h.Plot(); err != nil { // the same checks as the static figure
 		return nil, err
 	}
@@ -413,34 +227,20 @@ func (h Histogram) Option() (map[string]interface{}, error) {
 	for _, l := range layers {
 		named = named || l.Name != ""
 	}
-	bar := charts.NewBar()
-	yAxis := opts.YAxis{Name: h.yLabel(), Min: 0}
+	y := axisOpt{Type: "value", Name: h.yLabel(), Min: ptr(0.0)}
 	if h.YMax > 0 {
-		yAxis.Max = h.YMax
+		y.Max = h.YMax
 	}
-	bar.SetGlobalOptions(append(baseOptions(h.Title, named, "axis"),
-		charts.WithXAxisOpts(opts.XAxis{Name: xLabel, NameLocation: "middle", NameGap: 28}),
-		charts.WithYAxisOpts(yAxis),
-	)...)
-	bar.SetXAxis(labels)
+	o := newOption(h.Title, named, "axis", axisOpt{Type: "category", Name: xLabel, Data: labels}, y)
 	for _, l := range layers {
-		data := make([]opts.BarData, n)
-		for i, c := range l.Counts {
-			data[i] = opts.BarData{Value: c}
-		}
-		bar.AddSeries(l.Name, data, charts.WithBarChartOpts(opts.BarChart{Stack: "slots", BarCategoryGap: "5%"}),
-			charts.WithSeriesOpts(func(s *charts.SingleSeries) {
-				if n > 2000 && len(layers) == 1 { // echarts' large mode: many bars, quickly (unstacked only)
-					s.Large = opts.Bool(true)
-				}
-			}))
+		o.Series = append(o.Series, seriesOpt{Type: "bar", Name: l.Name, Data: l.Counts, Stack: "slots", BarCategoryGap: "5%",
+			Large: n > 2000 && len(layers) == 1}) // echarts' large mode: many bars, quickly (unstacked only)
 	}
-	bar.Validate()
-	toSlot := func(x float64) interface{} {
+	o.annotate(h.annotations(), func(x float64) float64 {
 		i := math.Floor((x - start) / slot)
-		return int(math.Max(0, math.Min(float64(n-1), i)))
-	}
-	return finishOptions(bar.JSON(), h.annotations(), toSlot)
+		return math.Max(0, math.Min(float64(n-1), i))
+	})
+	return o.encode()
 }
 
 // xyData returns the points of s as echarts [x, y] pairs.
@@ -460,7 +260,7 @@ func axisType(log bool) string {
 	return "value"
 }
 
-func identity(x float64) interface{} { return x }
+func identity(x float64) float64 { return x }
 
 // HTML returns the lines as an interactive HTML fragment: one line per
 // series with a legend to hide and show them, a tooltip, zooming on the x
@@ -470,41 +270,33 @@ func (l Lines) HTML() (string, error) {
 	if err != nil {
 		return "", err
 	}
-	return fragment(o, l.Height())
+	return chartFragment(o, o, l.Height())
 }
 
 // Height returns the height in pixels of the figure's interactive form:
 // the static height plus room for the zoom slider.
 func (l Lines) Height() int { return heightPixels(l.FigureSize()) }
 
-// Option returns the echarts option object that [Lines.HTML] draws, for
-// an [Explorable] to switch between.
-func (l Lines) Option() (map[string]interface{}, error) {
+// Option returns the echarts option object that [Lines.HTML] draws, as
+// JSON, for an [Explorable] to switch between.
+func (l Lines) Option() (json.RawMessage, error) {
 	if _, err := l.Plot(); err != nil { // the same checks as the static figure
 		return nil, err
 	}
-	line := charts.NewLine()
-	yAxis := opts.YAxis{Name: l.YLabel, Type: axisType(l.LogY)}
+	y := axisOpt{Type: axisType(l.LogY), Name: l.YLabel}
 	if l.YMax > 0 {
-		yAxis.Max = l.YMax
+		y.Max = l.YMax
 	}
-	line.SetGlobalOptions(append(baseOptions(l.Title, true, "axis"),
-		charts.WithXAxisOpts(opts.XAxis{Name: l.XLabel, Type: axisType(l.LogX), NameLocation: "middle", NameGap: 28}),
-		charts.WithYAxisOpts(yAxis),
-	)...)
+	o := newOption(l.Title, true, "axis", axisOpt{Type: axisType(l.LogX), Name: l.XLabel}, y)
 	for _, s := range l.Series {
-		data := make([]opts.LineData, len(s.X))
-		for i, p := range xyData(s) {
-			data[i] = opts.LineData{Value: p}
-		}
-		lc := opts.LineChart{ShowSymbol: opts.Bool(l.Points), Symbol: "circle"}
+		line := seriesOpt{Type: "line", Name: s.Name, Data: xyData(s), ShowSymbol: ptr(l.Points), Symbol: "circle"}
 		if l.Step {
-			lc.Step = "end"
+			line.Step = "end"
 		}
-		line.AddSeries(s.Name, data, charts.WithLineChartOpts(lc))
+		o.Series = append(o.Series, line)
 	}
-	line.Validate()
-	return finishOptions(line.JSON(), l.annotations(), identity)
+	o.annotate(l.annotations(), identity)
+	return o.encode()
 }
 
 // HTML returns the scatter plot as an interactive HTML fragment: one colour
@@ -515,36 +307,28 @@ func (s Scatter) HTML() (string, error) {
 	if err != nil {
 		return "", err
 	}
-	return fragment(o, s.Height())
+	return chartFragment(o, o, s.Height())
 }
 
 // Height returns the height in pixels of the figure's interactive form:
 // the static height plus room for the zoom slider.
 func (s Scatter) Height() int { return heightPixels(s.FigureSize()) }
 
-// Option returns the echarts option object that [Scatter.HTML] draws, for
-// an [Explorable] to switch between.
-func (s Scatter) Option() (map[string]interface{}, error) {
+// Option returns the echarts option object that [Scatter.HTML] draws, as
+// JSON, for an [Explorable] to switch between.
+func (s Scatter) Option() (json.RawMessage, error) {
 	if _, err := s.Plot(); err != nil { // the same checks as the static figure
 		return nil, err
 	}
-	sc := charts.NewScatter()
-	yAxis := opts.YAxis{Name: s.YLabel, Type: "value"}
+	y := axisOpt{Type: "value", Name: s.YLabel}
 	if s.YMax > 0 {
-		yAxis.Max = s.YMax
+		y.Max = s.YMax
 	}
-	sc.SetGlobalOptions(append(baseOptions(s.Title, true, "item"),
-		charts.WithXAxisOpts(opts.XAxis{Name: s.XLabel, Type: "value", NameLocation: "middle", NameGap: 28}),
-		charts.WithYAxisOpts(yAxis),
-	)...)
-	size := s.markSize() * 2 * 96 / 72 // diameter in pixels
+	o := newOption(s.Title, true, "item", axisOpt{Type: "value", Name: s.XLabel}, y)
+	size := int(math.Max(2, math.Round(s.markSize()*2*96/72))) // diameter in pixels
 	for _, ser := range s.Series {
-		data := make([]opts.ScatterData, len(ser.X))
-		for i, p := range xyData(ser) {
-			data[i] = opts.ScatterData{Value: p, SymbolSize: int(math.Max(2, math.Round(size)))}
-		}
-		sc.AddSeries(ser.Name, data)
+		o.Series = append(o.Series, seriesOpt{Type: "scatter", Name: ser.Name, Data: xyData(ser), SymbolSize: size})
 	}
-	sc.Validate()
-	return finishOptions(sc.JSON(), s.annotations(), identity)
+	o.annotate(s.annotations(), identity)
+	return o.encode()
 }

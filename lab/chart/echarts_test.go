@@ -152,7 +152,7 @@ func TestFragmentOptions(t *testing.T) {
 	if s0["step"] != "end" || s0["type"] != "line" {
 		t.Errorf("step series = %v", s0)
 	}
-	if pt := s0["data"].([]any)[0].(map[string]any)["value"].([]any); pt[0] != 0.001 || pt[1] != 600000.0 {
+	if pt := s0["data"].([]any)[0].([]any); pt[0] != 0.001 || pt[1] != 600000.0 {
 		t.Errorf("first point = %v, want [0.001 600000]", pt)
 	}
 }

@@ -7,8 +7,7 @@ import "testing"
 func BenchmarkRun(b *testing.B) {
 	for _, m := range Modes() {
 		b.Run(m.String(), func(b *testing.B) {
-			c := Lesson()
-			c.Mode = m
+			c := Lesson().WithMode(m)
 			b.ReportAllocs()
 			n := 0
 			for b.Loop() {

@@ -10,9 +10,13 @@
 //	wait + worst-case attempt ≤ time left before the deadline,
 //
 // and a client that fails it gives up at once instead of sleeping into a
-// deadline it cannot meet (retry.Fits). Run compares three clients on the same
-// requests: one that never looks at the deadline, one that looks only when it
-// wakes up, and one that checks before it sleeps (Mode).
+// deadline it cannot meet (retry.Fits). The comparison is ≤: an attempt that
+// would end exactly at the deadline fits. A check written with <, as some
+// retry loops write it, gives that attempt up; the two differ only at that
+// one instant. Run compares three clients on the same requests: one that
+// never looks at the deadline, one that looks only when it wakes up, and
+// one that checks before it sleeps (Mode); Compare runs all three and
+// returns Rows, addressed by mode: rs.Of(CheckBeforeSleep).
 //
 // # The model
 //
@@ -20,10 +24,11 @@
 // The dependency fails every attempt that starts before Outage and answers
 // every attempt that starts at or after it. Every attempt, failed or not,
 // takes a time drawn uniformly from [AttemptMin, AttemptMax]; the check
-// assumes the worst case, AttemptMax, unless told otherwise (Worst). After a failed attempt the client asks its
-// schedule.Policy for the wait (n = the number of failures before this one,
-// prev = the previous wait) and, unless its Mode stops it, sleeps and tries
-// again, up to MaxAttempts attempts in all. The first attempt is always made.
+// assumes the worst case, AttemptMax, unless told otherwise (Worst). After a
+// failed attempt the client asks its schedule.Policy for the wait (n = the
+// number of failures before this one, prev = the previous wait) and, unless
+// its Mode stops it, sleeps and tries again, up to MaxAttempts attempts in
+// all. The first attempt is always made.
 //
 // # Randomness
 //
@@ -41,7 +46,6 @@ import (
 	"math"
 	"time"
 
-	"github.com/backofflab/backofflab/lab"
 	"github.com/backofflab/backofflab/lab/lcg"
 	"github.com/backofflab/backofflab/lab/schedule"
 	"github.com/backofflab/backofflab/retry"
@@ -130,7 +134,8 @@ type Config struct {
 // a dependency down for the first 5 s, a 2 s budget per request, attempts of
 // 50 to 250 ms, at most 6 attempts, full jitter from a 100 ms base capped at
 // 2 s, the check's worst case the true one, mode Oblivious, seed
-// lab.DefaultSeed. About half of the requests start during the outage.
+// lcg.DefaultSeed. About half of the requests start during the outage.
+// Change what you study with the With methods.
 func Lesson() Config {
 	return Config{
 		Requests:    1000,
@@ -141,9 +146,36 @@ func Lesson() Config {
 		AttemptMax:  250 * time.Millisecond,
 		MaxAttempts: 6,
 		Policy:      schedule.FullJitter{Base: 100 * time.Millisecond, Cap: 2 * time.Second},
-		Seed:        lab.DefaultSeed,
+		Seed:        lcg.DefaultSeed,
 	}
 }
+
+// WithMode returns c with clients that treat the deadline as m does.
+func (c Config) WithMode(m Mode) Config { c.Mode = m; return c }
+
+// WithPolicy returns c with p as the wait before each retry.
+func (c Config) WithPolicy(p schedule.Policy) Config { c.Policy = p; return c }
+
+// WithBudget returns c with a deadline of d after each request's start.
+func (c Config) WithBudget(d time.Duration) Config { c.Budget = d; return c }
+
+// WithWorst returns c with a deadline check that assumes attempts take at
+// most d (0: AttemptMax, the true worst case).
+func (c Config) WithWorst(d time.Duration) Config { c.Worst = d; return c }
+
+// WithOutage returns c with a dependency that fails every attempt starting
+// before d.
+func (c Config) WithOutage(d time.Duration) Config { c.Outage = d; return c }
+
+// WithRequests returns c with n requests.
+func (c Config) WithRequests(n int) Config { c.Requests = n; return c }
+
+// WithMaxAttempts returns c with at most n attempts per request, the first
+// included.
+func (c Config) WithMaxAttempts(n int) Config { c.MaxAttempts = n; return c }
+
+// WithSeed returns c with the given seed.
+func (c Config) WithSeed(seed int64) Config { c.Seed = seed; return c }
 
 // Validate reports the first parameter that is out of range, naming it and
 // the range allowed.
@@ -178,6 +210,8 @@ func (c Config) Validate() error {
 // Result counts what happened to the requests and their attempts. Every
 // request ends in exactly one of InTime, Late, GaveUp and Exhausted.
 type Result struct {
+	// Mode is the mode of the run.
+	Mode Mode
 	// Requests is the number of requests.
 	Requests int
 	// Attempts is the number of attempts made, first attempts included.
@@ -212,7 +246,7 @@ func Run(c Config) (Result, error) {
 	if err := c.Validate(); err != nil {
 		return Result{}, err
 	}
-	r := Result{Requests: c.Requests}
+	r := Result{Mode: c.Mode, Requests: c.Requests}
 	worst := c.Worst
 	if worst == 0 {
 		worst = c.AttemptMax
@@ -257,10 +291,23 @@ func Run(c Config) (Result, error) {
 	return r, nil
 }
 
+// Rows are the results of one setting in several modes.
+type Rows []Result
+
+// Of returns the result of mode m, or the zero Result if rs holds none.
+func (rs Rows) Of(m Mode) Result {
+	for _, r := range rs {
+		if r.Mode == m {
+			return r
+		}
+	}
+	return Result{}
+}
+
 // Compare runs c once in each of Modes (c.Mode is ignored) and returns the
-// results in that order.
-func Compare(c Config) ([]Result, error) {
-	var out []Result
+// results in that order; address them by mode: rs.Of(CheckBeforeSleep).
+func Compare(c Config) (Rows, error) {
+	var out Rows
 	for _, m := range Modes() {
 		c.Mode = m
 		r, err := Run(c)

@@ -16,15 +16,22 @@ func TestLessonTable(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := []Result{
-		{Requests: 1000, Attempts: 3291, Wasted: 306, InTime: 627, Late: 100, Exhausted: 273},
-		{Requests: 1000, Attempts: 3030, Wasted: 45, InTime: 627, Late: 10, GaveUp: 259, Exhausted: 104},
-		{Requests: 1000, Attempts: 2953, Wasted: 0, InTime: 624, GaveUp: 307, Exhausted: 69},
+	for _, want := range []Result{
+		{Mode: Oblivious, Requests: 1000, Attempts: 3291, Wasted: 306, InTime: 627, Late: 100, Exhausted: 273},
+		{Mode: CheckOnWake, Requests: 1000, Attempts: 3030, Wasted: 45, InTime: 627, Late: 10, GaveUp: 259, Exhausted: 104},
+		{Mode: CheckBeforeSleep, Requests: 1000, Attempts: 2953, Wasted: 0, InTime: 624, GaveUp: 307, Exhausted: 69},
+	} {
+		t.Run(want.Mode.String(), func(t *testing.T) {
+			if r := rs.Of(want.Mode); r != want {
+				t.Errorf("%+v, want %+v", r, want)
+			}
+		})
 	}
-	for i, r := range rs {
-		if r != want[i] {
-			t.Errorf("%v: %+v, want %+v", Modes()[i], r, want[i])
-		}
+	if len(rs) != 3 || rs[0].Mode != Oblivious || rs[2].Mode != CheckBeforeSleep {
+		t.Errorf("Compare's modes out of order: %+v", rs)
+	}
+	if r := rs[:1].Of(CheckOnWake); r != (Result{}) {
+		t.Errorf("Of a mode the rows lack = %+v, want the zero Result", r)
 	}
 }
 
@@ -55,7 +62,7 @@ func TestInvariants(t *testing.T) {
 						t.Errorf("%s: %+v: attempts out of bounds", name(i), r)
 					}
 				}
-				ob, wake, check := rs[0], rs[1], rs[2]
+				ob, wake, check := rs.Of(Oblivious), rs.Of(CheckOnWake), rs.Of(CheckBeforeSleep)
 				if ob.GaveUp != 0 {
 					t.Errorf("oblivious gave up %d requests", ob.GaveUp)
 				}
@@ -80,18 +87,15 @@ func TestInvariants(t *testing.T) {
 
 // An optimistic worst case lets doomed attempts through.
 func TestOptimisticWorst(t *testing.T) {
-	c := Lesson()
-	c.Mode = CheckBeforeSleep
-	c.Worst = 100 * time.Millisecond
-	r, err := Run(c)
+	c := Lesson().WithMode(CheckBeforeSleep)
+	r, err := Run(c.WithWorst(100 * time.Millisecond))
 	if err != nil {
 		t.Fatal(err)
 	}
 	if r.Wasted == 0 {
 		t.Errorf("worst case 100ms with attempts up to 250ms: no wasted attempts, want some: %+v", r)
 	}
-	c.Worst = 0
-	exact, _ := Run(c)
+	exact, _ := Run(c.WithWorst(0))
 	if exact.Wasted != 0 {
 		t.Errorf("true worst case: %d wasted attempts, want 0", exact.Wasted)
 	}
@@ -100,14 +104,13 @@ func TestOptimisticWorst(t *testing.T) {
 // Without an outage every request is answered by its first attempt, within
 // its budget.
 func TestNoOutage(t *testing.T) {
-	c := Lesson()
-	c.Outage = 0
 	for _, m := range Modes() {
-		c.Mode = m
-		r, _ := Run(c)
-		if want := (Result{Requests: 1000, Attempts: 1000, InTime: 1000}); r != want {
-			t.Errorf("%v: %+v, want %+v", m, r, want)
-		}
+		t.Run(m.String(), func(t *testing.T) {
+			r, _ := Run(Lesson().WithOutage(0).WithMode(m))
+			if want := (Result{Mode: m, Requests: 1000, Attempts: 1000, InTime: 1000}); r != want {
+				t.Errorf("%+v, want %+v", r, want)
+			}
+		})
 	}
 }
 
@@ -117,9 +120,7 @@ func TestDeterministic(t *testing.T) {
 	if a != b {
 		t.Errorf("same config, different results: %+v vs %+v", a, b)
 	}
-	c := Lesson()
-	c.Seed++
-	if d, _ := Run(c); d == a {
+	if d, _ := Run(Lesson().WithSeed(Lesson().Seed + 1)); d == a {
 		t.Errorf("another seed gave the same result %+v", d)
 	}
 }
@@ -160,18 +161,51 @@ func TestValidate(t *testing.T) {
 		{func(c *Config) { c.Seed = 1 << 31 }, "seed 2147483648 out of range"},
 		{func(c *Config) { c.Seed = -1 }, "seed -1"},
 	} {
-		c := Lesson()
-		tc.change(&c)
-		err := c.Validate()
-		if err == nil || !strings.Contains(err.Error(), tc.want) {
-			t.Errorf("Validate() = %v, want an error containing %q", err, tc.want)
-		}
-		if _, err := Run(c); err == nil {
-			t.Errorf("Run accepted what Validate rejects (%q)", tc.want)
-		}
+		t.Run(tc.want, func(t *testing.T) {
+			c := Lesson()
+			tc.change(&c)
+			err := c.Validate()
+			if err == nil || !strings.Contains(err.Error(), tc.want) {
+				t.Errorf("Validate() = %v, want an error containing %q", err, tc.want)
+			}
+			if _, err := Run(c); err == nil {
+				t.Errorf("Run accepted what Validate rejects (%q)", tc.want)
+			}
+		})
 	}
 	if err := Lesson().Validate(); err != nil {
 		t.Errorf("Lesson(): %v", err)
+	}
+}
+
+// The With methods change one field each and leave the receiver alone.
+func TestWith(t *testing.T) {
+	c := Lesson()
+	exp := schedule.Exponential{Base: time.Millisecond}
+	for _, tc := range []struct {
+		name string
+		got  Config
+		want func(*Config)
+	}{
+		{"mode", c.WithMode(CheckOnWake), func(c *Config) { c.Mode = CheckOnWake }},
+		{"policy", c.WithPolicy(exp), func(c *Config) { c.Policy = exp }},
+		{"budget", c.WithBudget(time.Second), func(c *Config) { c.Budget = time.Second }},
+		{"worst", c.WithWorst(time.Millisecond), func(c *Config) { c.Worst = time.Millisecond }},
+		{"outage", c.WithOutage(0), func(c *Config) { c.Outage = 0 }},
+		{"requests", c.WithRequests(5), func(c *Config) { c.Requests = 5 }},
+		{"max attempts", c.WithMaxAttempts(2), func(c *Config) { c.MaxAttempts = 2 }},
+		{"seed", c.WithSeed(4), func(c *Config) { c.Seed = 4 }},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			want := Lesson()
+			tc.want(&want)
+			if tc.got != want {
+				t.Errorf("got %+v, want %+v", tc.got, want)
+			}
+		})
+	}
+	if c != Lesson() {
+		t.Errorf("the With methods changed their receiver: %+v", c)
 	}
 }
 

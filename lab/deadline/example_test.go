@@ -2,6 +2,9 @@ package deadline_test
 
 import (
 	"fmt"
+	"os"
+	"text/tabwriter"
+	"time"
 
 	"github.com/backofflab/backofflab/lab/deadline"
 )
@@ -14,14 +17,33 @@ func Example() {
 		fmt.Println(err)
 		return
 	}
-	fmt.Println("mode                attempts  wasted  in time  late  gave up")
-	for i, r := range rs {
-		fmt.Printf("%-18v  %8d  %6d  %7d  %4d  %7d\n", deadline.Modes()[i], r.Attempts, r.Wasted, r.InTime, r.Late, r.GaveUp)
+	tw := tabwriter.NewWriter(os.Stdout, 0, 0, 2, ' ', 0)
+	fmt.Fprintln(tw, "mode\tattempts\twasted\tin time\tlate\tgave up")
+	for _, r := range rs {
+		fmt.Fprintf(tw, "%v\t%d\t%d\t%d\t%d\t%d\n", r.Mode, r.Attempts, r.Wasted, r.InTime, r.Late, r.GaveUp)
 	}
+	tw.Flush()
+	fmt.Println("wasted attempts saved by checking before sleeping:", rs.Of(deadline.Oblivious).Wasted-rs.Of(deadline.CheckBeforeSleep).Wasted)
 	// Output:
 	// mode                attempts  wasted  in time  late  gave up
-	// oblivious               3291     306      627   100        0
-	// check on wake           3030      45      627    10      259
-	// check before sleep      2953       0      624     0      307
+	// oblivious           3291      306     627      100   0
+	// check on wake       3030      45      627      10    259
+	// check before sleep  2953      0       624      0     307
+	// wasted attempts saved by checking before sleeping: 306
 }
 
+// An optimistic worst case in the check lets some doomed attempts through.
+func ExampleConfig_WithWorst() {
+	c := deadline.Lesson().WithMode(deadline.CheckBeforeSleep)
+	for _, worst := range []time.Duration{0, 100 * time.Millisecond} {
+		r, err := deadline.Run(c.WithWorst(worst))
+		if err != nil {
+			fmt.Println(err)
+			return
+		}
+		fmt.Println("worst case", worst, "wasted", r.Wasted, "attempts")
+	}
+	// Output:
+	// worst case 0s wasted 0 attempts
+	// worst case 100ms wasted 24 attempts
+}

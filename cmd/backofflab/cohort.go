@@ -9,7 +9,17 @@ import (
 	"time"
 
 	"github.com/backofflab/backofflab/lab/cohort"
+	"github.com/backofflab/backofflab/lab/schedule"
 )
+
+// lineupNames returns the names of a lineup's policies, in its order.
+func lineupNames(lineup []schedule.Named) []string {
+	names := make([]string, len(lineup))
+	for i, p := range lineup {
+		names[i] = p.Name
+	}
+	return names
+}
 
 func init() {
 	register("cohort", "a cohort of clients retrying against a limited dependency (In Phase lesson)", runCohort)
@@ -26,7 +36,7 @@ type cohortSettings struct {
 	HorizonMs float64 `json:"horizon_ms"`
 	BaseMs    float64 `json:"base_ms"`
 	CapMs     float64 `json:"cap_ms"`
-	FlatMs    float64 `json:"flat_ms"`
+	WaitMs    float64 `json:"wait_ms"`
 	Seed      int64   `json:"seed"`
 }
 
@@ -44,9 +54,9 @@ func cohortMs(d time.Duration) float64 { return float64(d) / float64(time.Millis
 
 func runCohort(args []string, stdout, stderr io.Writer) int {
 	fs := newFlags("cohort", cohortHelp, stderr)
-	c := cohort.Main(nil)
-	policy := fs.String("policy", "exponential", "retry policy: none (= exponential), exponential, full, equal, decorrelated or flat")
-	all := fs.Bool("all", false, "run all five policies (ignores --policy) and print one row each")
+	c := cohort.Lesson()
+	policy := fs.String("policy", schedule.NameExponential, "retry policy: one of "+strings.Join(schedule.Names(), ", "))
+	all := fs.Bool("all", false, "run the lesson's five policies ("+strings.Join(lineupNames(cohort.Lineup()), ", ")+"; ignores --policy) and print one row each")
 	table := fs.String("table", "", "print a lesson table with the lesson's own settings: "+strings.Join(cohortTables, ", ")+
 		" (only --seeds, --overload-seeds and --json apply)")
 	fs.IntVar(&c.Clients, "clients", c.Clients, fmt.Sprintf("clients that each need one admitted call (1..%d)", cohort.MaxClients))
@@ -57,7 +67,8 @@ func runCohort(args []string, stdout, stderr io.Writer) int {
 	fs.DurationVar(&c.Horizon, "horizon", c.Horizon, "nothing happens at or after this time; clients still waiting are unfinished (whole ms, 1ms..24h)")
 	base := fs.Duration("base", cohort.DefaultBase, "first backoff window (> 0)")
 	cp := fs.Duration("cap", cohort.DefaultCap, "largest backoff window (>= base)")
-	flat := fs.Duration("flat", cohort.DefaultFlat, "interval of the flat retry policy (> 0)")
+	wait := fs.Duration("wait", cohort.DefaultWait, "the constant policy's wait between tries (> 0)")
+	flat := fs.Duration("flat", 0, "deprecated: use --wait")
 	fs.Int64Var(&c.Seed, "seed", c.Seed, "first seed of the lessons' LCG; seeds seed..seed+seeds-1 are averaged (0 <= seed < 2^31)")
 	seeds := fs.Int("seeds", cohort.DefaultSeeds, fmt.Sprintf("number of seeds to average over (1..%d)", cohort.MaxSeeds))
 	overloadSeeds := fs.Int("overload-seeds", cohort.OverloadSeeds, "number of seeds for the overload table of --table")
@@ -83,13 +94,23 @@ func runCohort(args []string, stdout, stderr io.Writer) int {
 		return cohortTable(*table, *seeds, *overloadSeeds, *asJSON, stdout, stderr, fail)
 	}
 
-	names := []string{*policy}
+	fs.Visit(func(f *flag.Flag) {
+		if f.Name == "flat" {
+			fmt.Fprintln(stderr, "backofflab cohort: --flat is deprecated and will be removed in the next release: use --wait")
+			*wait = *flat
+		}
+	})
+	name, err := policyName("cohort", "--policy", *policy, schedule.NameExponential, stderr)
+	if err != nil {
+		return fail("%v", err)
+	}
+	names := []string{name}
 	if *all {
-		names = cohort.PolicyNames
+		names = lineupNames(cohort.Lineup())
 	}
 	var reports []cohortReport
 	for _, name := range names {
-		p, err := cohort.NewPolicy(strings.ToLower(name), *base, *cp, *flat)
+		p, err := cohort.NewPolicy(name, *base, *cp, *wait)
 		if err != nil {
 			return fail("%v", strings.TrimPrefix(err.Error(), "cohort: "))
 		}
@@ -101,7 +122,7 @@ func runCohort(args []string, stdout, stderr io.Writer) int {
 		reports = append(reports, cohortReport{cohortSettings{
 			Policy: name, Clients: c.Clients, Limit: c.Limit, ServiceMs: cohortMs(c.Service), OutageMs: cohortMs(c.Outage),
 			SpreadMs: cohortMs(c.Spread), HorizonMs: cohortMs(c.Horizon), BaseMs: cohortMs(*base), CapMs: cohortMs(*cp),
-			FlatMs: cohortMs(*flat), Seed: c.Seed,
+			WaitMs: cohortMs(*wait), Seed: c.Seed,
 		}, s})
 	}
 	if *asJSON {
@@ -111,8 +132,8 @@ func runCohort(args []string, stdout, stderr io.Writer) int {
 		}
 		return writeJSON(stdout, stderr, "cohort", v)
 	}
-	fmt.Fprintf(stdout, "%d clients, limit %d, service %v, outage %v, spread %v, horizon %v; base %v, cap %v, flat %v; means over %d seeds from %d\n\n",
-		c.Clients, c.Limit, c.Service, c.Outage, c.Spread, c.Horizon, *base, *cp, *flat, *seeds, c.Seed)
+	fmt.Fprintf(stdout, "%d clients, limit %d, service %v, outage %v, spread %v, horizon %v; base %v, cap %v, constant wait %v; means over %d seeds from %d\n\n",
+		c.Clients, c.Limit, c.Service, c.Outage, c.Spread, c.Horizon, *base, *cp, *wait, *seeds, c.Seed)
 	rows := make([]cohort.Row, len(reports))
 	for i, r := range reports {
 		rows[i] = cohort.Row{Policy: r.Policy, Summary: r.Summary}
@@ -154,14 +175,14 @@ func cohortTable(name string, seeds, overloadSeeds int, asJSON bool, stdout, std
 		return writeJSON(stdout, stderr, "cohort", v)
 	}
 	show := func(n string) bool { return name == "all" || name == n }
-	policyOf := func(rows []cohort.Row) func(int) string { return func(i int) string { return rows[i].Policy } }
+	policyOf := func(rows cohort.Rows) func(int) string { return func(i int) string { return rows[i].Policy } }
 	if show("main") {
 		fmt.Fprintf(stdout, "Main: 60 clients, limit 8, 120 ms calls, 3 s outage (%d seeds)\n", seeds)
 		writeCohortRows(stdout, "policy", policyOf(t.Main), t.Main)
 	}
 	if show("caps") {
 		fmt.Fprintf(stdout, "\nCaps: the main setting with base 100 ms and each cap (%d seeds)\n", seeds)
-		rows := make([]cohort.Row, len(t.Caps))
+		rows := make(cohort.Rows, len(t.Caps))
 		for i, r := range t.Caps {
 			rows[i] = r.Row
 		}
@@ -188,7 +209,7 @@ func cohortTable(name string, seeds, overloadSeeds int, asJSON bool, stdout, std
 }
 
 // writeCohortRows prints summaries as an aligned table, labelled by label(i).
-func writeCohortRows(w io.Writer, head string, label func(int) string, rows []cohort.Row) {
+func writeCohortRows(w io.Writer, head string, label func(int) string, rows cohort.Rows) {
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
 	fmt.Fprintf(tw, "%s\tfinish ms\tcalls\toutage\trecovery\tidle ms\tidle %%\tpeak/100ms\tpeak/ms\tunfinished\t\n", head)
 	for i, r := range rows {

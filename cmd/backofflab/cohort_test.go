@@ -38,6 +38,7 @@ func TestCohortJSONReproducesTheLesson(t *testing.T) {
 	}{
 		{[]string{"--policy", "exponential"}, 25620, 556, 21660, 300, 0, true, true},
 		{[]string{"--policy", "none"}, 25620, 556, 21660, 300, 0, true, true},
+		{[]string{"--policy", "constant", "--wait", "100ms"}, 4520, 2252, 560, 1800, 0, true, true},
 		{[]string{"--policy", "flat", "--flat", "100ms"}, 4520, 2252, 560, 1800, 0, true, true},
 		{[]string{"--policy", "exponential", "--outage", "0s"}, 12820, 308, 11860, 0, 0, true, true},
 		{[]string{"--policy", "exponential", "--cap", "400ms"}, 6020, 796, 2060, 540, 0, true, true},
@@ -74,7 +75,7 @@ func TestCohortJSONReproducesTheLesson(t *testing.T) {
 func TestCohortAllAndTables(t *testing.T) {
 	code, out, errs := runCohortCLI(t, "--all", "--seeds", "3", "--json")
 	var rows []cohortMeans
-	if code != 0 || json.Unmarshal([]byte(out), &rows) != nil || len(rows) != 5 || rows[0].Policy != "exponential" || rows[4].Policy != "flat" {
+	if code != 0 || json.Unmarshal([]byte(out), &rows) != nil || len(rows) != 5 || rows[0].Policy != "exponential" || rows[4].Policy != "constant" {
 		t.Fatalf("--all --json: exit %d, stderr %q, out %s", code, errs, out)
 	}
 	code, out, _ = runCohortCLI(t, "--all", "--seeds", "2")
@@ -102,13 +103,41 @@ func TestCohortAllAndTables(t *testing.T) {
 	}
 }
 
+// TestCohortOldNames: the first edition's policy names and --flat keep
+// working for one release, each with a deprecation message on stderr, and
+// the rows carry the new names.
+func TestCohortOldNames(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		args []string
+		want string // on stderr
+		row  string // the row's policy
+	}{
+		{"none", []string{"--policy", "none"}, "--policy none is deprecated and will be removed in the next release: use exponential", "exponential"},
+		{"flat", []string{"--policy", "flat"}, "--policy flat is deprecated and will be removed in the next release: use constant", "constant"},
+		{"--flat", []string{"--policy", "constant", "--flat", "50ms"}, "--flat is deprecated and will be removed in the next release: use --wait", "constant"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			code, out, errs := runCohortCLI(t, append(tc.args, "--seeds", "1", "--json")...)
+			var m cohortMeans
+			if code != 0 || !strings.Contains(errs, tc.want) || json.Unmarshal([]byte(out), &m) != nil || m.Policy != tc.row {
+				t.Errorf("%v: exit %d, stderr %q, out %s; want %q on stderr and policy %q", tc.args, code, errs, out, tc.want, tc.row)
+			}
+		})
+	}
+	code, out, _ := runCohortCLI(t, "--help")
+	if code != 0 || strings.Contains(out, "none") || strings.Contains(out, "flat retry") || !strings.Contains(out, "constant") {
+		t.Errorf("--help lists old names or misses new ones:\n%s", out)
+	}
+}
+
 func TestCohortHelp(t *testing.T) {
 	code, out, _ := runCohortCLI(t, "--help")
 	if code != 0 {
 		t.Fatalf("--help exit %d", code)
 	}
 	for _, flag := range []string{"policy", "all", "table", "clients", "limit", "service", "outage", "spread", "horizon",
-		"base", "cap", "flat", "seed", "seeds", "overload-seeds", "max-calls", "json"} {
+		"base", "cap", "wait", "seed", "seeds", "overload-seeds", "max-calls", "json"} {
 		if !strings.Contains(out, "-"+flag+" ") && !strings.Contains(out, "-"+flag+"\n") {
 			t.Errorf("--help does not document -%s:\n%s", flag, out)
 		}
@@ -128,7 +157,8 @@ func TestCohortBadFlags(t *testing.T) {
 		{[]string{"--horizon", "1000000h"}, "horizon"},
 		{[]string{"--cap", "50ms"}, "cap 50ms out of range"},
 		{[]string{"--base", "0s"}, "base 0s out of range"},
-		{[]string{"--flat", "0s"}, "flat 0s out of range"},
+		{[]string{"--wait", "0s"}, "wait 0s out of range"},
+		{[]string{"--flat", "0s"}, "wait 0s out of range"},
 		{[]string{"--policy", "jitter"}, `unknown policy "jitter"`},
 		{[]string{"--seeds", "0"}, "seeds 0 out of range"},
 		{[]string{"--seed", "-1"}, "seed -1 out of range"},

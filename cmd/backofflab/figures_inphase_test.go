@@ -9,10 +9,10 @@ import (
 // The In Phase lesson's figures: each policy's panels and the no-outage
 // comparison of notebook 06.
 var inPhaseFigures = []string{
+	"06-in-phase-figures-constant",
 	"06-in-phase-figures-decorrelated",
 	"06-in-phase-figures-equal",
 	"06-in-phase-figures-exponential",
-	"06-in-phase-figures-flat",
 	"06-in-phase-figures-full",
 	"06-in-phase-figures-no-outage",
 }

@@ -3,8 +3,8 @@ package main
 import (
 	"time"
 
-	"github.com/backofflab/backofflab/lab"
 	"github.com/backofflab/backofflab/lab/chart"
+	"github.com/backofflab/backofflab/lab/lcg"
 	"github.com/backofflab/backofflab/lab/synchrony"
 )
 
@@ -16,7 +16,7 @@ func init() {
 		if err != nil {
 			return nil, err
 		}
-		return synchrony.SleepsFigure(policies, 1000, 50*time.Millisecond, lab.DefaultSeed)
+		return synchrony.SleepsFigure(policies, 1000, 50*time.Millisecond, lcg.DefaultSeed)
 	})
 	registerFigure("07-strategies-cohort", func() (chart.Figure, error) {
 		policies, err := synchrony.Lineup(synchrony.LessonBase, synchrony.LessonCap)
@@ -24,7 +24,7 @@ func init() {
 			return nil, err
 		}
 		outage := chart.Span{From: 0, To: synchrony.LessonOutage.Seconds(), Label: "outage"}
-		return synchrony.Panels(synchrony.RetriesOf(synchrony.Lesson(nil), policies), synchrony.LessonSlot, 40*time.Second, outage)
+		return synchrony.Panels(synchrony.RetriesOf(synchrony.Lesson(), policies), synchrony.LessonSlot, 40*time.Second, outage)
 	})
 	registerFigure("07-strategies-caveat", func() (chart.Figure, error) {
 		return synchrony.Panels(synchrony.LostJitter(), synchrony.LessonSlot, 5*time.Second)
@@ -34,7 +34,7 @@ func init() {
 		if err != nil {
 			return nil, err
 		}
-		return synchrony.CapFigure(synchrony.CapLesson(nil), policies, synchrony.LessonSlot, synchrony.CapWindow)
+		return synchrony.CapFigure(synchrony.CapLesson(), policies, synchrony.LessonSlot, synchrony.CapWindow)
 	})
 	registerFigure("07-strategies-ttl", func() (chart.Figure, error) {
 		return synchrony.Synchronisers()[1].Panels(0, 0.2)

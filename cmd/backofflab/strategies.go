@@ -6,10 +6,10 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"slices"
 	"strings"
 	"time"
 
-	"github.com/backofflab/backofflab/lab/cohort"
 	"github.com/backofflab/backofflab/lab/deadline"
 	"github.com/backofflab/backofflab/lab/metrics"
 	"github.com/backofflab/backofflab/lab/schedule"
@@ -101,10 +101,15 @@ func definedCV(cv float64) *float64 {
 
 func runStrategies(args []string, stdout, stderr io.Writer) int {
 	fs := newFlags("strategies", strategiesHelp, stderr)
-	c := synchrony.Lesson(nil)
+	c := synchrony.Lesson()
+	lessonLineup, err := synchrony.Lineup(synchrony.LessonBase, synchrony.LessonCap)
+	if err != nil {
+		return runError(stderr, "strategies", err)
+	}
+	lessonNames := lineupNames(lessonLineup)
 	table := fs.String("table", "cohort", "table to print: "+strings.Join(strategiesTables, ", ")+" (deadline and synchronisers use the lesson's settings)")
 	fs.IntVar(&c.Clients, "clients", c.Clients, fmt.Sprintf("clients that fail together (1..%d)", synchrony.MaxParticipants))
-	policies := fs.String("policies", strings.Join(synchrony.LessonPolicies, ","), "comma-separated policies: none (= exponential), full, equal, decorrelated")
+	policies := fs.String("policies", strings.Join(lessonNames, ","), "comma-separated policies, some of: "+strings.Join(lessonNames, ", "))
 	base := fs.Duration("base", synchrony.LessonBase, "first backoff window (> 0)")
 	cp := fs.Duration("cap", synchrony.LessonCap, "largest backoff window (>= base; 0 = uncapped)")
 	fs.DurationVar(&c.Outage, "outage", c.Outage, "the dependency refuses attempts before this time and answers after it (0..24h)")
@@ -144,32 +149,36 @@ func runStrategies(args []string, stdout, stderr io.Writer) int {
 	}
 
 	var rep strategiesReport
-	var rows []synchrony.Row
+	var rows synchrony.Rows
 	if want["cohort"] {
 		if *slot <= 0 {
 			return fail("--slot %v out of range: want slot > 0", *slot)
 		}
-		var lineup []cohort.Named
+		var lineup []schedule.Named
 		var names []string
-		for _, name := range strings.Split(*policies, ",") {
-			name = strings.TrimSpace(name)
-			if name == "" {
-				continue
+		var given []string
+		for _, v := range strings.Split(*policies, ",") {
+			if strings.TrimSpace(v) != "" {
+				given = append(given, v)
+			}
+		}
+		if len(given) == 0 {
+			return fail("--policies is empty: want some of %s", strings.Join(lessonNames, ", "))
+		}
+		valid, err := policyNames("strategies", "--policies", strings.Join(given, ","), schedule.NameExponential, stderr)
+		if err != nil {
+			return fail("%v", err)
+		}
+		for _, name := range valid {
+			if !slices.Contains(lessonNames, name) {
+				return fail("--policies: %q is not one of the lesson's policies: want some of %s", name, strings.Join(lessonNames, ", "))
 			}
 			p, err := schedule.New(schedule.Config{Name: name, Base: *base, Cap: *cp})
 			if err != nil {
 				return fail("%s", strategiesFlagNames(err))
 			}
-			switch p.(type) {
-			case schedule.Exponential, schedule.FullJitter, schedule.EqualJitter, schedule.Decorrelated:
-			default:
-				return fail("--policies: %q is not one of the lesson's policies: want none, full, equal or decorrelated", name)
-			}
-			lineup = append(lineup, cohort.Named{Name: name, Policy: p})
+			lineup = append(lineup, schedule.Named{Name: name, Policy: p})
 			names = append(names, name)
-		}
-		if len(lineup) == 0 {
-			return fail("--policies is empty: want some of %s", strings.Join(synchrony.LessonPolicies, ", "))
 		}
 		c.Policy = lineup[0].Policy
 		if err := c.Validate(); err != nil {
@@ -178,7 +187,6 @@ func runStrategies(args []string, stdout, stderr io.Writer) int {
 		if n := (c.Horizon-1) / *slot + 1; n > metrics.MaxSlots {
 			return fail("--slot %v out of range for --horizon %v: %d slots, want at most %d", *slot, c.Horizon, n, metrics.MaxSlots)
 		}
-		var err error
 		rows, err = synchrony.Table(c, lineup, *slot)
 		if errors.Is(err, synchrony.ErrTooManyEvents) {
 			return fail("%v: lower --clients or --horizon, or set --max-attempts", err)
@@ -287,6 +295,6 @@ after it. --table synchronisers: cron, TTLs, rolling restarts and a partition
 heal with offsets of 0, 1, 20 and 100 % of their natural interval.
 
   backofflab strategies --json
-  backofflab strategies --policies none,full --clients 600 --slot 1ms
+  backofflab strategies --policies exponential,full --clients 600 --slot 1ms
   backofflab strategies --table all
 `

@@ -33,7 +33,7 @@ func TestStrategiesJSONIsTheLessonTable(t *testing.T) {
 		cv                             float64
 		lastMs                         float64
 	}{
-		{"none", 6000, 1000, 1000, 43.45, 31000},
+		{"exponential", 6000, 1000, 1000, 43.45, 31000},
 		{"full", 7059, 21, 1000, 2.29, 39433},
 		{"equal", 6111, 32, 1000, 6.45, 39347},
 		{"decorrelated", 6223, 14, 1000, 1.90, 39991},
@@ -49,7 +49,7 @@ func TestStrategiesJSONIsTheLessonTable(t *testing.T) {
 		}
 	}
 	if r := got.Cohort[0]; r.RetryPeakPerSecond != 100000 || r.RetryPeakAtMs != 1000 {
-		t.Errorf("none: peak %v/s at %v ms, want 100000/s at 1000 ms", r.RetryPeakPerSecond, r.RetryPeakAtMs)
+		t.Errorf("exponential: peak %v/s at %v ms, want 100000/s at 1000 ms", r.RetryPeakPerSecond, r.RetryPeakAtMs)
 	}
 }
 
@@ -82,6 +82,12 @@ func TestStrategiesText(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("exit %d, stderr %q", code, errs)
 	}
+	if want := "--policies none is deprecated and will be removed in the next release: use exponential"; !strings.Contains(errs, want) {
+		t.Errorf("stderr %q, want %q", errs, want)
+	}
+	if _, newOut, newErrs := runStrategiesCLI("--policies", "exponential,full", "--clients", "50", "--same-seed"); newOut != out || newErrs != "" {
+		t.Errorf("--policies exponential,full printed\n%s\nstderr %q; want the output of none,full and no message", newOut, newErrs)
+	}
 	for _, s := range []string{"50 clients fail together", "one seed for all clients", "retry peak", "50 in 10ms at 1s"} {
 		if !strings.Contains(out, s) {
 			t.Errorf("output lacks %q:\n%s", s, out)
@@ -102,7 +108,8 @@ func TestStrategiesText(t *testing.T) {
 
 func TestStrategiesHelp(t *testing.T) {
 	code, out, _ := runStrategiesCLI("--help")
-	if code != 0 || !strings.Contains(out, "usage: backofflab strategies") || !strings.Contains(out, "-same-seed") {
+	if code != 0 || !strings.Contains(out, "usage: backofflab strategies") || !strings.Contains(out, "-same-seed") ||
+		!strings.Contains(out, "exponential, full, equal, decorrelated") || strings.Contains(out, "none") {
 		t.Errorf("--help: exit %d\n%s", code, out)
 	}
 }

@@ -2,6 +2,7 @@ package cohort
 
 import (
 	"fmt"
+	"github.com/backofflab/backofflab/lab/schedule"
 	"testing"
 	"time"
 )
@@ -11,9 +12,9 @@ import (
 func BenchmarkRun(b *testing.B) {
 	for _, set := range []struct {
 		name string
-		cfg  func(Named) Config
-	}{{"main", func(p Named) Config { return Main(p.Policy) }}, {"overload", func(p Named) Config { return Overload(p.Policy) }}} {
-		for _, p := range DefaultLineup() {
+		cfg  func(schedule.Named) Config
+	}{{"main", func(p schedule.Named) Config { return Lesson().WithPolicy(p.Policy) }}, {"overload", func(p schedule.Named) Config { return Lesson().WithOverload().WithPolicy(p.Policy) }}} {
+		for _, p := range Lineup() {
 			b.Run(set.name+"/"+p.Name, func(b *testing.B) {
 				c := set.cfg(p)
 				events := 0
@@ -54,7 +55,7 @@ func BenchmarkLessonTablesTick(b *testing.B) {
 // endless is the main setting with exponential backoff and a dependency
 // that never comes back: a run that lasts until its horizon.
 func endless(h time.Duration) Config {
-	c := Main(DefaultLineup()[0].Policy)
+	c := Lesson().WithPolicy(lineupOf("exponential").Policy)
 	c.Outage, c.Horizon = MaxHorizon, h
 	return c
 }
@@ -91,23 +92,30 @@ func TestMemoryFlatInHorizon(t *testing.T) {
 	}
 }
 
-// flat returns the lesson's flat-retry policy.
-func flat() Named { return DefaultLineup()[len(PolicyNames)-1] }
+// lineupOf returns the policy of the lesson's lineup called name.
+func lineupOf(name string) schedule.Named {
+	for _, p := range Lineup() {
+		if p.Name == name {
+			return p
+		}
+	}
+	panic("cohort: no policy " + name + " in the lineup")
+}
 
 // denseScenarios are the synchronised schedules the lessons are about, where
-// many clients call in the same millisecond: flat retry in the main and the
+// many clients call in the same millisecond: the constant wait in the main and the
 // overload setting, and the main setting with ten times the clients.
 func denseScenarios() []struct {
 	name string
 	c    Config
 } {
-	f := flat().Policy
-	wide := Main(f)
+	f := lineupOf(schedule.NameConstant).Policy
+	wide := Lesson().WithPolicy(f)
 	wide.Clients = 600
 	return []struct {
 		name string
 		c    Config
-	}{{"main-flat", Main(f)}, {"overload-flat", Overload(f)}, {"600-flat", wide}}
+	}{{"main-constant", Lesson().WithPolicy(f)}, {"overload-constant", Lesson().WithOverload().WithPolicy(f)}, {"600-constant", wide}}
 }
 
 // benchCalls runs c with run b.N times and reports the cost per call.
@@ -135,12 +143,12 @@ func BenchmarkDense(b *testing.B) {
 
 // BenchmarkPerCall measures the cost per call of the main setting as the
 // cohort grows tenfold (60 and 600 clients), for a jittered policy and for
-// flat retry: it should stay flat.
+// the constant wait: it should stay flat.
 func BenchmarkPerCall(b *testing.B) {
-	for _, p := range []Named{DefaultLineup()[1], flat()} {
+	for _, p := range []schedule.Named{lineupOf(schedule.NameFull), lineupOf(schedule.NameConstant)} {
 		for _, n := range []int{60, 600} {
 			b.Run(fmt.Sprintf("%s/clients=%d", p.Name, n), func(b *testing.B) {
-				c := Main(p.Policy)
+				c := Lesson().WithPolicy(p.Policy)
 				c.Clients = n
 				benchCalls(b, c, simulate)
 			})

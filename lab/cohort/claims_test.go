@@ -106,7 +106,6 @@ var (
 	unfinished    = func(r Result) float64 { return float64(r.Unfinished) }
 	peak100       = func(r Result) float64 { return float64(r.PeakPer100ms) }
 	peakMs        = func(r Result) float64 { return float64(r.PeakPerMs) }
-	idleFraction  = func(r Result) float64 { return r.IdleFraction() }
 )
 
 // TestControl: every policy does the same work, 60 admissions of 120 ms
@@ -117,7 +116,7 @@ func TestControl(t *testing.T) {
 		every(t, r.Policy+" admitted", r.Runs, admitted, 60)
 		every(t, r.Policy+" unfinished", r.Runs, unfinished, 0)
 	}
-	if w := Main(nil).Work(); w != 900*time.Millisecond {
+	if w := Lesson().Work(); w != 900*time.Millisecond {
 		t.Errorf("main work = %v, want 900ms", w)
 	}
 }
@@ -141,11 +140,11 @@ func TestMainTable(t *testing.T) {
 	// ≈61 calls during recovery: tolerance 0.5 + 3·√2·SE ≈ 0.5 + 0.55.
 	near(t, "full recovery calls", full, callsRecovery, 61, 0.5, 1.5)
 
-	flat := row(t, tb.Main, "flat").Runs
+	constant := row(t, tb.Main, "constant").Runs
 	// Flat retry: 4.5 s, 2252 calls, 1800 during the outage: exact.
-	every(t, "flat finish ms", flat, finishMs, 4520)
-	every(t, "flat calls", flat, calls, 2252)
-	every(t, "flat calls during the outage", flat, callsOutage, 1800)
+	every(t, "constant finish ms", constant, finishMs, 4520)
+	every(t, "constant calls", constant, calls, 2252)
+	every(t, "constant calls during the outage", constant, callsOutage, 1800)
 
 	// Equal jitter spends the fewest calls: strictly fewer on average than
 	// every other policy (the margins, ≥ 20 calls, are > 15 SE).
@@ -166,8 +165,8 @@ func TestMainTable(t *testing.T) {
 // whole cohort lands in one millisecond after the outage, then nothing for
 // 3.2 s, then the rest again in one millisecond.
 func TestExponentialPhase(t *testing.T) {
-	p, _ := NewPolicy("exponential", DefaultBase, DefaultCap, DefaultFlat)
-	_, tr, err := RunTraced(Main(p))
+	p, _ := NewPolicy("exponential", DefaultBase, DefaultCap, DefaultWait)
+	_, tr, err := RunTraced(Lesson().WithPolicy(p))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -246,8 +245,8 @@ func TestSpreadTable(t *testing.T) {
 	}
 	// A 50 ms spread stays ≈49 ms wide: tolerance 0.5 + 3·√2·SE ≈ 0.5 + 0.7
 	// over the 40 seeds.
-	p, _ := NewPolicy("exponential", DefaultBase, DefaultCap, DefaultFlat)
-	c := Main(p)
+	p, _ := NewPolicy("exponential", DefaultBase, DefaultCap, DefaultWait)
+	c := Lesson().WithPolicy(p)
 	c.Spread = 50 * time.Millisecond
 	var widths []float64
 	for s := range int64(DefaultSeeds) {
@@ -280,20 +279,20 @@ func TestNoOutageTable(t *testing.T) {
 func TestOverloadTable(t *testing.T) {
 	tb := lessonTablesForTest(t)
 	// The work floor: 240 · 120 ms / 4 = 7.2 s exactly.
-	if w := Overload(nil).Work(); w != 7200*time.Millisecond {
+	if w := Lesson().WithOverload().Work(); w != 7200*time.Millisecond {
 		t.Errorf("overload work floor = %v, want 7.2s", w)
 	}
-	// Jittered policies and flat retry all take ≈14 s, roughly twice the
+	// Jittered policies and constant retry all take ≈14 s, roughly twice the
 	// floor. The write-up lumps together values that span 13.5 s to 14.9 s
-	// here (flat retry's is exactly 14.92 s), so "≈14 s" is read as ±1 s,
+	// here (constant retry's is exactly 14.92 s), so "≈14 s" is read as ±1 s,
 	// plus 3·√2·SE (≈0.5 to 0.8 s).
-	for _, name := range []string{"full", "equal", "decorrelated", "flat"} {
+	for _, name := range []string{"full", "equal", "decorrelated", "constant"} {
 		near(t, "overload "+name+" finish ms", row(t, tb.Overload, name).Runs, finishMs, 14000, 1000, 2000)
 	}
-	// Full jitter ≈2262 calls (tolerance 0.5 + ≈17) against flat retry's
+	// Full jitter ≈2262 calls (tolerance 0.5 + ≈17) against constant retry's
 	// exactly 21600.
 	near(t, "overload full calls", row(t, tb.Overload, "full").Runs, calls, 2262, 0.5, 40)
-	every(t, "overload flat calls", row(t, tb.Overload, "flat").Runs, calls, 21600)
+	every(t, "overload constant calls", row(t, tb.Overload, "constant").Runs, calls, 21600)
 	// Exponential leaves 168 of 240 unfinished in every seed, with the
 	// dependency idle 96 % of the time: exactly 54840 of 57000 ms (96.2 %).
 	exp := row(t, tb.Overload, "exponential").Runs

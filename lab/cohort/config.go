@@ -5,7 +5,6 @@ import (
 	"math"
 	"time"
 
-	"github.com/backofflab/backofflab/lab"
 	"github.com/backofflab/backofflab/lab/lcg"
 	"github.com/backofflab/backofflab/lab/schedule"
 )
@@ -31,8 +30,8 @@ const (
 const Bucket = 100 * time.Millisecond
 
 // Config describes one run. Durations must be whole milliseconds. The zero
-// Config is not runnable (it has no clients); start from [Main], [NoOutage]
-// or [Overload] and change what the lesson varies.
+// Config is not runnable (it has no clients); start from [Lesson] and change
+// what the lesson varies with the With… modifiers.
 type Config struct {
 	// Clients is the size of the cohort, in [1, MaxClients].
 	Clients int
@@ -59,36 +58,60 @@ type Config struct {
 	MaxCalls int
 }
 
-// Main returns the lesson's main setting with policy p: 60 clients, a limit
-// of 8, 120 ms per call, a 3 s outage, a 600 s horizon, seed lab.DefaultSeed.
-func Main(p schedule.Policy) Config {
+// Lesson returns the lesson's main setting: 60 clients, a limit of 8,
+// 120 ms per call, a 3 s outage, a 600 s horizon, seed lcg.DefaultSeed, and
+// exponential backoff without jitter (DefaultBase, DefaultCap) as the
+// policy. Table and NewBoard replace the policy with each of a lineup's.
+func Lesson() Config {
 	return Config{
 		Clients: 60,
 		Limit:   8,
 		Service: 120 * time.Millisecond,
 		Outage:  3 * time.Second,
 		Horizon: 600 * time.Second,
-		Policy:  p,
-		Seed:    lab.DefaultSeed,
+		Policy:  schedule.Exponential{Base: DefaultBase, Cap: DefaultCap},
+		Seed:    lcg.DefaultSeed,
 	}
 }
 
-// NoOutage returns Main(p) without the outage: the cohort is formed only by
-// starting together.
-func NoOutage(p schedule.Policy) Config {
-	c := Main(p)
+// WithoutOutage returns c with no outage: the dependency is up from t = 0,
+// and the cohort is formed only by starting together (the lesson's
+// no-outage table).
+func (c Config) WithoutOutage() Config {
 	c.Outage = 0
 	return c
 }
 
-// Overload returns the lesson's overload setting with policy p: Main with
-// 240 clients, a limit of 4 and a 60 s horizon, so the cohort needs at least
+// WithOverload returns c with more clients than the dependency can serve
+// quickly, the lesson's overload setting: 240 clients, a limit of 4 and a
+// 60 s horizon, so that Lesson().WithOverload() needs at least
 // 240·120 ms / 4 = 7.2 s of service after the outage.
-func Overload(p schedule.Policy) Config {
-	c := Main(p)
-	c.Clients = 240
-	c.Limit = 4
-	c.Horizon = 60 * time.Second
+func (c Config) WithOverload() Config {
+	c.Clients, c.Limit, c.Horizon = 240, 4, 60*time.Second
+	return c
+}
+
+// WithPolicy returns c with policy p.
+func (c Config) WithPolicy(p schedule.Policy) Config {
+	c.Policy = p
+	return c
+}
+
+// WithClients returns c with n clients.
+func (c Config) WithClients(n int) Config {
+	c.Clients = n
+	return c
+}
+
+// WithSpread returns c with the first attempts spread over [0, d).
+func (c Config) WithSpread(d time.Duration) Config {
+	c.Spread = d
+	return c
+}
+
+// WithSeed returns c with seed s.
+func (c Config) WithSeed(s int64) Config {
+	c.Seed = s
 	return c
 }
 

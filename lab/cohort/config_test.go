@@ -2,6 +2,8 @@ package cohort
 
 import (
 	"errors"
+	"github.com/backofflab/backofflab/lab/lcg"
+	"github.com/backofflab/backofflab/lab/schedule"
 	"math"
 	"strings"
 	"testing"
@@ -9,11 +11,11 @@ import (
 )
 
 func TestValidate(t *testing.T) {
-	p, err := NewPolicy("full", DefaultBase, DefaultCap, DefaultFlat)
+	p, err := NewPolicy("full", DefaultBase, DefaultCap, DefaultWait)
 	if err != nil {
 		t.Fatal(err)
 	}
-	ok := Main(p)
+	ok := Lesson().WithPolicy(p)
 	if err := ok.Validate(); err != nil {
 		t.Fatalf("Main: %v", err)
 	}
@@ -59,35 +61,76 @@ func TestValidate(t *testing.T) {
 
 func TestNewPolicy(t *testing.T) {
 	for _, tc := range []struct {
-		name            string
-		base, cap, flat time.Duration
+		name, policy    string
+		base, cap, wait time.Duration
 		want            string
 	}{
-		{"full", 0, DefaultCap, DefaultFlat, "base 0s out of range"},
-		{"full", DefaultBase, 50 * time.Millisecond, DefaultFlat, "cap 50ms out of range: want cap >= base (100ms)"},
-		{"full", DefaultBase, -1, DefaultFlat, "cap"},
-		{"flat", DefaultBase, DefaultCap, 0, "flat 0s out of range"},
-		{"jitter", DefaultBase, DefaultCap, DefaultFlat, `unknown policy "jitter"`},
+		{"zero base", "full", 0, DefaultCap, DefaultWait, "base 0s out of range"},
+		{"cap below base", "full", DefaultBase, 50 * time.Millisecond, DefaultWait, "cap 50ms out of range: want cap >= base (100ms)"},
+		{"negative cap", "full", DefaultBase, -1, DefaultWait, "cap"},
+		{"zero wait", "constant", DefaultBase, DefaultCap, 0, "wait 0s out of range"},
+		{"unknown name", "jitter", DefaultBase, DefaultCap, DefaultWait, `unknown policy "jitter": want one of exponential, full`},
+		{"first edition's none", "none", DefaultBase, DefaultCap, DefaultWait, `policy "none" was renamed`},
+		{"first edition's flat", "flat", DefaultBase, DefaultCap, DefaultWait, `use "constant"`},
 	} {
-		if _, err := NewPolicy(tc.name, tc.base, tc.cap, tc.flat); err == nil || !strings.Contains(err.Error(), tc.want) {
-			t.Errorf("NewPolicy(%q, %v, %v, %v) error %v, want %q", tc.name, tc.base, tc.cap, tc.flat, err, tc.want)
-		}
+		t.Run(tc.name, func(t *testing.T) {
+			_, err := NewPolicy(tc.policy, tc.base, tc.cap, tc.wait)
+			if err == nil || !strings.Contains(err.Error(), tc.want) || !strings.HasPrefix(err.Error(), "cohort: ") {
+				t.Errorf("NewPolicy(%q, %v, %v, %v) error %v, want %q", tc.policy, tc.base, tc.cap, tc.wait, err, tc.want)
+			}
+		})
 	}
-	if _, err := Lineup(DefaultBase, DefaultBase/2, DefaultFlat); err == nil {
-		t.Error("Lineup accepted cap < base")
+	if _, err := NewLineup(DefaultBase, DefaultBase/2, DefaultWait); err == nil {
+		t.Error("NewLineup accepted cap < base")
 	}
-	// "none" is exponential.
-	none, _ := NewPolicy("none", DefaultBase, DefaultCap, DefaultFlat)
-	exp, _ := NewPolicy("exponential", DefaultBase, DefaultCap, DefaultFlat)
-	a, _ := Run(Main(none))
-	b, _ := Run(Main(exp))
-	if a != b {
-		t.Errorf("none %+v differs from exponential %+v", a, b)
+	// The constant policy waits wait, the others start from base.
+	c, _ := NewPolicy(schedule.NameConstant, DefaultBase, DefaultCap, 7*time.Millisecond)
+	e, _ := NewPolicy(schedule.NameExponential, DefaultBase, DefaultCap, 7*time.Millisecond)
+	if c.Delay(5, 0, nil) != 7*time.Millisecond || e.Delay(0, 0, nil) != DefaultBase {
+		t.Errorf("constant waits %v, exponential first %v; want 7ms and %v", c.Delay(5, 0, nil), e.Delay(0, 0, nil), DefaultBase)
+	}
+}
+
+// TestLesson: the lesson's setting is valid as it is, its policy is plain
+// exponential backoff, and the modifiers change only what they name.
+func TestLesson(t *testing.T) {
+	l := Lesson()
+	if err := l.Validate(); err != nil {
+		t.Fatalf("Lesson(): %v", err)
+	}
+	if l.Policy != lineupOf(schedule.NameExponential).Policy || l.Seed != lcg.DefaultSeed {
+		t.Errorf("Lesson() policy %v, seed %d; want the lineup's exponential and lcg.DefaultSeed", l.Policy, l.Seed)
+	}
+	o := l.WithOverload()
+	if o.Clients != 240 || o.Limit != 4 || o.Horizon != time.Minute || o.Outage != l.Outage || o.Service != l.Service {
+		t.Errorf("WithOverload() = %+v", o)
+	}
+	if n := l.WithoutOutage(); n.Outage != 0 || n.Clients != l.Clients {
+		t.Errorf("WithoutOutage() = %+v", n)
+	}
+	w := l.WithClients(7).WithSpread(time.Second).WithSeed(3).WithPolicy(schedule.Immediate{})
+	if w.Clients != 7 || w.Spread != time.Second || w.Seed != 3 || w.Policy != (schedule.Immediate{}) || l.Clients != 60 {
+		t.Errorf("modifiers gave %+v and left the original %+v", w, l)
+	}
+	if _, err := Run(l.WithClients(0)); err == nil || !strings.Contains(err.Error(), "clients 0 out of range") {
+		t.Errorf("Run with 0 clients: %v", err)
+	}
+}
+
+// TestRowsOf: rows are addressed by policy name; an absent name gives the
+// zero Row.
+func TestRowsOf(t *testing.T) {
+	rows := Rows{{Policy: "full", Summary: Summary{Seeds: 2}}, {Policy: "equal", Summary: Summary{Seeds: 3}}}
+	if rows.Of(schedule.NameEqual).Seeds != 3 || rows.Of(schedule.NameFull).Seeds != 2 {
+		t.Errorf("Of picked the wrong row: %+v", rows)
+	}
+	if r := rows.Of("jitter"); r.Policy != "" || r.Seeds != 0 {
+		t.Errorf("Of(absent) = %+v, want the zero Row", r)
 	}
 }
 
 func TestAverageSeeds(t *testing.T) {
-	c := Main(DefaultLineup()[1].Policy)
+	c := Lesson().WithPolicy(lineupOf("full").Policy)
 	for _, seeds := range []int{0, -1, MaxSeeds + 1} {
 		if _, err := Average(c, seeds); err == nil || !strings.Contains(err.Error(), "seeds") {
 			t.Errorf("Average(%d seeds): %v, want a seeds error", seeds, err)
@@ -132,10 +175,10 @@ func FuzzConfig(f *testing.F) {
 	f.Add(60, 8, int64(120), int64(3000), int64(0), int64(math.MaxInt64), uint8(4), int64(100), int64(3200), int64(0), int64(1), 0)
 	f.Add(240, 4, int64(120), int64(3000), int64(400), int64(86400000), uint8(4), int64(1), int64(1), int64(1), int64(1), 5000)
 	f.Fuzz(func(t *testing.T, clients, limit int, service, outage, spread, horizon int64, pol uint8,
-		base, cap, flat, seed int64, maxCalls int) {
+		base, cap, constant, seed int64, maxCalls int) {
 		msd := func(v int64) time.Duration { return time.Duration(v) * time.Millisecond }
-		name := []string{"none", "exponential", "full", "equal", "decorrelated", "flat", "bogus"}[int(pol)%7]
-		p, err := NewPolicy(name, msd(base), msd(cap), msd(flat))
+		name := append(schedule.Names(), "none", "flat", "bogus")[int(pol)%10]
+		p, err := NewPolicy(name, msd(base), msd(cap), msd(constant))
 		if err != nil {
 			if !strings.HasPrefix(err.Error(), "cohort: ") {
 				t.Fatalf("NewPolicy error without the package prefix: %v", err)

@@ -2,6 +2,7 @@ package cohort_test
 
 import (
 	"fmt"
+	"github.com/backofflab/backofflab/lab/schedule"
 	"os"
 	"time"
 
@@ -12,11 +13,7 @@ import (
 // exponentially without jitter: they stay in step, so the dependency sees
 // the whole cohort in one millisecond and then nothing for 3.2 s.
 func Example() {
-	p, err := cohort.NewPolicy("exponential", cohort.DefaultBase, cohort.DefaultCap, cohort.DefaultFlat)
-	if err != nil {
-		panic(err)
-	}
-	r, err := cohort.Run(cohort.Main(p))
+	r, err := cohort.Run(cohort.Lesson()) // the lesson's policy: exponential, no jitter
 	if err != nil {
 		panic(err)
 	}
@@ -29,11 +26,14 @@ func Example() {
 	// calls: 556 worst millisecond: 60
 }
 
-// Flat retry never backs off: it is the fastest policy in the main setting
+// The constant wait never backs off: it is the fastest policy in the main setting
 // and the most expensive, and its numbers do not depend on the seed.
 func ExampleAverage() {
-	p, _ := cohort.NewPolicy("flat", cohort.DefaultBase, cohort.DefaultCap, cohort.DefaultFlat)
-	s, err := cohort.Average(cohort.Main(p), cohort.DefaultSeeds)
+	p, err := cohort.NewPolicy(schedule.NameConstant, cohort.DefaultBase, cohort.DefaultCap, cohort.DefaultWait)
+	if err != nil {
+		panic(err)
+	}
+	s, err := cohort.Average(cohort.Lesson().WithPolicy(p), cohort.DefaultSeeds)
 	if err != nil {
 		panic(err)
 	}
@@ -43,27 +43,29 @@ func ExampleAverage() {
 }
 
 // In the overload setting exponential backoff never catches up: 168 of the
-// 240 clients are still waiting at the 60 s horizon.
+// 240 clients are still waiting at the 60 s horizon, where full jitter
+// finishes them all. Rows are read by
+// policy name.
 func ExampleTable() {
-	rows, err := cohort.Table(cohort.Overload(nil), cohort.DefaultLineup()[:1], cohort.OverloadSeeds)
+	rows, err := cohort.Table(cohort.Lesson().WithOverload(), cohort.Lineup(), cohort.OverloadSeeds)
 	if err != nil {
 		panic(err)
 	}
-	r := rows[0]
-	fmt.Printf("%s: %.0f unfinished (%d to %d over %d seeds), idle %.1f%%\n",
-		r.Policy, r.Unfinished, r.UnfinishedMin, r.UnfinishedMax, r.Seeds, 100*r.IdleFraction)
+	for _, name := range []string{schedule.NameExponential, schedule.NameFull} {
+		r := rows.Of(name)
+		fmt.Printf("%s: %.0f unfinished (%d to %d over %d seeds), idle %.1f%%\n",
+			schedule.Label(name), r.Unfinished, r.UnfinishedMin, r.UnfinishedMax, r.Seeds, 100*r.IdleFraction)
+	}
 	// Output:
-	// exponential: 168 unfinished (168 to 168 over 20 seeds), idle 96.2%
+	// exponential (no jitter): 168 unfinished (168 to 168 over 20 seeds), idle 96.2%
+	// full jitter: 0 unfinished (0 to 0 over 20 seeds), idle 11.6%
 }
 
 // Waves groups the attempts by retry number: with the first attempts spread
 // over 50 ms, exponential backoff moves the whole burst without changing its
 // width until the dependency starts admitting calls.
 func ExampleTrace_Waves() {
-	p, _ := cohort.NewPolicy("exponential", cohort.DefaultBase, cohort.DefaultCap, cohort.DefaultFlat)
-	c := cohort.Main(p)
-	c.Spread = 50 * time.Millisecond
-	_, tr, err := cohort.RunTraced(c)
+	_, tr, err := cohort.RunTraced(cohort.Lesson().WithSpread(50 * time.Millisecond))
 	if err != nil {
 		panic(err)
 	}
@@ -81,11 +83,16 @@ func ExampleTrace_Waves() {
 	// retry 7: 44 calls from 9.515s, 35ms wide
 }
 
-// WriteRows prints a policy table. Exponential backoff and flat retry have
+// WriteRows prints a policy table. Exponential backoff and the constant wait have
 // no randomness, so their means are the same in every seed.
 func ExampleWriteRows() {
-	l := cohort.DefaultLineup()
-	rows, err := cohort.Table(cohort.Main(nil), []cohort.Named{l[0], l[4]}, cohort.DefaultSeeds)
+	var lineup []schedule.Named
+	for _, p := range cohort.Lineup() {
+		if p.Name == schedule.NameExponential || p.Name == schedule.NameConstant {
+			lineup = append(lineup, p)
+		}
+	}
+	rows, err := cohort.Table(cohort.Lesson(), lineup, cohort.DefaultSeeds)
 	if err != nil {
 		panic(err)
 	}
@@ -93,8 +100,9 @@ func ExampleWriteRows() {
 		panic(err)
 	}
 	// Output:
-	//   policy       finish s   calls  outage  recovery  admitted  idle s  idle %  peak/100ms  peak/ms  unfinished
-	//   exponential     25.62   556.0   300.0     256.0      60.0   21.66    95.8        60.0     60.0         0.0
-	//   flat             4.52  2252.0  1800.0     452.0      60.0    0.56    36.8        60.0     60.0         0.0
+	//                 finish   calls  calls in  calls   idle  idle  peak per    peak     clients
+	//   policy            s     all    outage  after      s     %    100 ms  per ms  unfinished
+	//   exponential   25.62   556.0     300.0  256.0  21.66  95.8      60.0    60.0         0.0
+	//   constant       4.52  2252.0    1800.0  452.0   0.56  36.8      60.0    60.0         0.0
 	// (means over 40 seeds)
 }

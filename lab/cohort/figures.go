@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/backofflab/backofflab/lab/chart"
+	"github.com/backofflab/backofflab/lab/schedule"
 	"gonum.org/v1/plot"
 )
 
@@ -29,7 +30,7 @@ type Board struct {
 
 // NewBoard runs c once under each policy (same seed) and lays the runs out
 // for the figures.
-func NewBoard(c Config, policies []Named) (*Board, error) {
+func NewBoard(c Config, policies []schedule.Named) (*Board, error) {
 	if len(policies) == 0 {
 		return nil, fmt.Errorf("cohort: NewBoard needs at least one policy")
 	}
@@ -127,7 +128,7 @@ func (b *Board) Calls(name string) (chart.Histogram, error) {
 	}
 	capacity := b.Config.Limit * int((msec(Bucket)+msec(b.Config.Service)-1)/msec(b.Config.Service))
 	h := chart.Histogram{
-		Title:  fmt.Sprintf("%s: calls per 100 ms", name),
+		Title:  fmt.Sprintf("%s: calls per 100 ms", schedule.Label(name)),
 		YLabel: "calls per 100 ms",
 		Slot:   Bucket,
 		Layers: []chart.Layer{{Name: "admitted", Counts: admitted}, {Name: "refused", Counts: refused}},
@@ -166,7 +167,7 @@ func (b *Board) InFlight(name string) (chart.Lines, error) {
 		spans = append(spans, chart.Span{From: sp.From.Seconds(), To: sp.To.Seconds(), Color: IdleColor})
 	}
 	return chart.Lines{
-		Title:  fmt.Sprintf("%s: calls in flight; shaded: idle while clients wait, %.1f s in all", name, b.Results[i].Idle.Seconds()),
+		Title:  fmt.Sprintf("%s: calls in flight; shaded: idle while clients wait, %.1f s in all", schedule.Label(name), b.Results[i].Idle.Seconds()),
 		XLabel: "time (s)",
 		YLabel: "in flight",
 		Series: []chart.Series{s},
@@ -202,7 +203,7 @@ func (b *Board) Lanes(name string) (chart.Scatter, error) {
 		}
 	}
 	return chart.Scatter{
-		Title:    fmt.Sprintf("%s: one lane per client, a mark per attempt", name),
+		Title:    fmt.Sprintf("%s: one lane per client, a mark per attempt", schedule.Label(name)),
 		XLabel:   "time (s)",
 		YLabel:   "client",
 		Series:   series,
@@ -251,9 +252,9 @@ func (b *Board) stacked(name string) (stack, error) {
 	lanes, _ := b.Lanes(name)
 	lanes.VLines, lanes.Spans = unlabelled(lanes.VLines, lanes.Spans)
 	r := b.Results[i]
-	title := fmt.Sprintf("%s, seed %d: finished at %.2f s after %d calls", name, b.Config.Seed, r.Finish.Seconds(), r.Calls)
+	title := fmt.Sprintf("%s, seed %d: finished at %.2f s after %d calls", schedule.Label(name), b.Config.Seed, r.Finish.Seconds(), r.Calls)
 	if r.Unfinished > 0 {
-		title = fmt.Sprintf("%s, seed %d: %d clients unfinished at %.0f s after %d calls", name, b.Config.Seed, r.Unfinished, r.Finish.Seconds(), r.Calls)
+		title = fmt.Sprintf("%s, seed %d: %d clients unfinished at %.0f s after %d calls", schedule.Label(name), b.Config.Seed, r.Unfinished, r.Finish.Seconds(), r.Calls)
 	}
 	return stack{title, calls, inFlight, lanes}, nil
 }
@@ -309,7 +310,7 @@ func (b *Board) CompareCalls() chart.Lines {
 		Spans:  b.outage(),
 	}
 	for i, tr := range b.Traces {
-		s := chart.Series{Name: b.Names[i], X: make([]float64, n+1), Y: make([]float64, n+1)}
+		s := chart.Series{Name: schedule.Label(b.Names[i]), X: make([]float64, n+1), Y: make([]float64, n+1)}
 		for k := range s.X {
 			s.X[k] = (time.Duration(k) * Bucket).Seconds()
 		}

@@ -11,7 +11,7 @@ import (
 )
 
 func TestBoard(t *testing.T) {
-	b, err := NewBoard(Main(nil), DefaultLineup())
+	b, err := NewBoard(Lesson(), Lineup())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -77,13 +77,13 @@ func TestBoard(t *testing.T) {
 	if _, err := b.Calls("nope"); err == nil || !strings.Contains(err.Error(), `no policy "nope"`) {
 		t.Errorf("unknown policy: %v", err)
 	}
-	if _, err := NewBoard(Main(nil), nil); err == nil {
+	if _, err := NewBoard(Lesson(), nil); err == nil {
 		t.Error("NewBoard accepted no policies")
 	}
 }
 
 func TestBoardRenders(t *testing.T) {
-	b, err := NewBoard(Main(nil), DefaultLineup())
+	b, err := NewBoard(Lesson(), Lineup())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -107,7 +107,7 @@ func TestBoardRenders(t *testing.T) {
 }
 
 func TestPanelsNameEachMarkerOnce(t *testing.T) {
-	b, err := NewBoard(Overload(nil), DefaultLineup())
+	b, err := NewBoard(Lesson().WithOverload(), Lineup())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -115,7 +115,7 @@ func TestPanelsNameEachMarkerOnce(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if want := "exponential, seed 1513241: 168 clients unfinished at 60 s after 4908 calls"; st.title != want {
+	if want := "exponential (no jitter), seed 1513241: 168 clients unfinished at 60 s after 4908 calls"; st.title != want {
 		t.Errorf("title %q, want %q", st.title, want)
 	}
 	named := func(v []chart.VLine, s []chart.Span) (finishes, spans int) {
@@ -164,7 +164,7 @@ func TestPanelsNameEachMarkerOnce(t *testing.T) {
 }
 
 func TestCallsStack(t *testing.T) {
-	b, err := NewBoard(NoOutage(nil), DefaultLineup())
+	b, err := NewBoard(Lesson().WithoutOutage(), Lineup())
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,7 +1,9 @@
 package cohort
 
 import (
+	"errors"
 	"fmt"
+	"strings"
 	"time"
 
 	"github.com/backofflab/backofflab/lab/schedule"
@@ -13,61 +15,54 @@ const (
 	DefaultBase = 100 * time.Millisecond
 	// DefaultCap bounds every backoff window.
 	DefaultCap = 3200 * time.Millisecond
-	// DefaultFlat is the flat-retry interval.
-	DefaultFlat = 100 * time.Millisecond
+	// DefaultWait is the constant policy's wait between tries.
+	DefaultWait = 100 * time.Millisecond
 )
 
-// PolicyNames lists the lesson's five policies in the order its tables use.
-var PolicyNames = []string{"exponential", "full", "equal", "decorrelated", "flat"}
-
-// Named is a policy with the name a table shows for it.
-type Named struct {
-	Name   string
-	Policy schedule.Policy
-}
-
-// NewPolicy returns the policy called name ("none" or "exponential", "full",
-// "equal", "decorrelated", "flat") with backoff windows starting at base and
-// capped at cap, or, for "flat", a retry every flat. Parameters the policy
-// does not use are still checked: base and flat must be positive and cap at
-// least base.
-func NewPolicy(name string, base, cap, flat time.Duration) (schedule.Policy, error) {
+// NewPolicy returns the policy called name (one of schedule.Names) with
+// backoff windows starting at base and capped at cap, or, for
+// schedule.NameConstant, a retry every wait. Parameters the policy does not
+// use are still checked: base and wait must be positive and cap at least
+// base. An unknown name is an error that lists the names.
+func NewPolicy(name string, base, cap, wait time.Duration) (schedule.Policy, error) {
 	switch {
 	case base <= 0:
 		return nil, fmt.Errorf("cohort: base %v out of range: want base > 0", base)
 	case cap < base:
 		return nil, fmt.Errorf("cohort: cap %v out of range: want cap >= base (%v)", cap, base)
-	case flat <= 0:
-		return nil, fmt.Errorf("cohort: flat %v out of range: want flat > 0", flat)
+	case wait <= 0:
+		return nil, fmt.Errorf("cohort: wait %v out of range: want wait > 0", wait)
 	}
-	switch name {
-	case "none":
-		return schedule.New(schedule.Config{Name: schedule.NameExponential, Base: base, Cap: cap})
-	case "exponential", "full", "equal", "decorrelated":
-		return schedule.New(schedule.Config{Name: name, Base: base, Cap: cap})
-	case "flat":
-		return schedule.New(schedule.Config{Name: schedule.NameConstant, Base: flat})
+	if err := schedule.CheckName(name); err != nil {
+		return nil, errors.New("cohort: " + strings.TrimPrefix(err.Error(), "schedule: "))
 	}
-	return nil, fmt.Errorf("cohort: unknown policy %q: want none, exponential, full, equal, decorrelated or flat", name)
+	if name == schedule.NameConstant {
+		return schedule.Constant{Base: wait}, nil
+	}
+	return schedule.New(schedule.Config{Name: name, Base: base, Cap: cap})
 }
 
-// Lineup returns the five policies of PolicyNames with the given parameters
-// (see NewPolicy).
-func Lineup(base, cap, flat time.Duration) ([]Named, error) {
-	out := make([]Named, len(PolicyNames))
-	for i, name := range PolicyNames {
-		p, err := NewPolicy(name, base, cap, flat)
+// NewLineup returns the lesson's five policies in the order of its tables
+// (exponential without jitter, full, equal and decorrelated jitter, then the
+// constant wait that never backs off), with the given parameters (see
+// NewPolicy).
+func NewLineup(base, cap, wait time.Duration) ([]schedule.Named, error) {
+	names := []string{schedule.NameExponential, schedule.NameFull, schedule.NameEqual, schedule.NameDecorrelated, schedule.NameConstant}
+	out := make([]schedule.Named, len(names))
+	for i, name := range names {
+		p, err := NewPolicy(name, base, cap, wait)
 		if err != nil {
 			return nil, err
 		}
-		out[i] = Named{name, p}
+		out[i] = schedule.Named{Name: name, Policy: p}
 	}
 	return out, nil
 }
 
-// DefaultLineup returns Lineup(DefaultBase, DefaultCap, DefaultFlat).
-func DefaultLineup() []Named {
-	l, err := Lineup(DefaultBase, DefaultCap, DefaultFlat)
+// Lineup returns the lesson's lineup with its default parameters:
+// NewLineup(DefaultBase, DefaultCap, DefaultWait).
+func Lineup() []schedule.Named {
+	l, err := NewLineup(DefaultBase, DefaultCap, DefaultWait)
 	if err != nil {
 		panic(err) // unreachable: the defaults are valid
 	}

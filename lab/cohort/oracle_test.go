@@ -20,7 +20,8 @@ func randomConfigs(n int) []Config {
 	var out []Config
 	for len(out) < n {
 		base := pick(1, 200)
-		p, err := NewPolicy(PolicyNames[pick(0, len(PolicyNames)-1)], msd(base), msd(base*pick(1, 40)), msd(pick(1, 200)))
+		l := Lineup()
+		p, err := NewPolicy(l[pick(0, len(l)-1)].Name, msd(base), msd(base*pick(1, 40)), msd(pick(1, 200)))
 		if err != nil {
 			panic(err)
 		}
@@ -44,9 +45,9 @@ func randomConfigs(n int) []Config {
 // configurations and on the lesson's own settings.
 func TestEventsMatchTickLoop(t *testing.T) {
 	configs := randomConfigs(400)
-	for _, p := range DefaultLineup() {
+	for _, p := range Lineup() {
 		for s := range int64(3) {
-			for _, c := range []Config{Main(p.Policy), NoOutage(p.Policy), Overload(p.Policy)} {
+			for _, c := range []Config{Lesson().WithPolicy(p.Policy), Lesson().WithoutOutage().WithPolicy(p.Policy), Lesson().WithOverload().WithPolicy(p.Policy)} {
 				c.Seed += s
 				c.Spread = time.Duration(s*50) * time.Millisecond
 				configs = append(configs, c)
@@ -78,8 +79,8 @@ func TestEventsMatchTickLoop(t *testing.T) {
 // TestCallBudget checks that both simulators stop at the same budget, and
 // that a budget equal to the calls a run makes is enough.
 func TestCallBudget(t *testing.T) {
-	p, _ := NewPolicy("flat", DefaultBase, DefaultCap, DefaultFlat)
-	c := Main(p) // flat retry makes 2252 calls
+	p, _ := NewPolicy("constant", DefaultBase, DefaultCap, DefaultWait)
+	c := Lesson().WithPolicy(p) // constant retry makes 2252 calls
 	for _, tc := range []struct {
 		budget int
 		fails  bool

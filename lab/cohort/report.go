@@ -45,52 +45,69 @@ func meanSE(xs []float64) (mean, se float64) {
 // Scoreboard returns each policy's run on the board as a Row (the Summary
 // of that one run), in the board's order: the scoreboard the figures are
 // read against. Print it with WriteRows.
-func (b *Board) Scoreboard() []Row {
-	rows := make([]Row, len(b.Names))
+func (b *Board) Scoreboard() Rows {
+	rows := make(Rows, len(b.Names))
 	for i, n := range b.Names {
 		rows[i] = Row{Policy: n, Summary: summarize([]Result{b.Results[i]})}
 	}
 	return rows
 }
 
-// WriteRows writes rows as an aligned text table, one line per policy:
-// the mean finish and idle time in seconds, the idle share of the recovery,
-// the calls (all, during the outage, after it), the admitted calls (the
-// work done), the worst bursts per 100 ms and per millisecond, and the
-// unfinished clients. A last line says over how many seeds the rows were
-// averaged.
-func WriteRows(w io.Writer, rows []Row) error {
-	return writeTable(w, "policy", rows, func(i int) string { return rows[i].Policy })
+// WriteRows writes rows as an aligned text table, one line per policy
+// name: the mean finish in seconds, the calls (all, during the outage,
+// after it), the idle time in seconds and its share of the recovery, the
+// worst bursts per 100 ms and per millisecond, and the unfinished clients
+// (the admitted calls are the clients less the unfinished ones). A last
+// line says over how many seeds the rows were averaged.
+func WriteRows(w io.Writer, rows Rows) error {
+	return writeTable(w, []string{"policy"}, rows, func(i int) []string { return []string{rows[i].Policy} })
 }
 
 // WriteCapRows writes the cap table like WriteRows, each line labelled with
 // its cap and policy.
 func WriteCapRows(w io.Writer, rows []CapRow) error {
-	plain := make([]Row, len(rows))
+	plain := make(Rows, len(rows))
 	for i, r := range rows {
 		plain[i] = r.Row
 	}
-	return writeTable(w, fmt.Sprintf("%-6s %s", "cap", "policy"), plain, func(i int) string {
-		return fmt.Sprintf("%-6v %s", rows[i].Cap, rows[i].Policy)
+	return writeTable(w, []string{"cap", "policy"}, plain, func(i int) []string {
+		return []string{rows[i].Cap.String(), rows[i].Policy}
 	})
 }
 
-// writeTable writes rows with the labels given by label.
-func writeTable(w io.Writer, head string, rows []Row, label func(int) string) error {
-	width := len(head)
-	for i := range rows {
-		width = max(width, len(label(i)))
+// writeTable writes rows under a two-line header, each line starting with
+// the label cells given by label, which are left-aligned; the numbers are
+// right-aligned.
+func writeTable(w io.Writer, head []string, rows Rows, label func(int) []string) error {
+	labels := make([][]string, len(rows))
+	width := make([]int, len(head))
+	for k, h := range head {
+		width[k] = len(h)
 	}
+	for i := range rows {
+		labels[i] = label(i)
+		for k, l := range labels[i] {
+			width[k] = max(width[k], len(l))
+		}
+	}
+	left := func(cells []string) string { // pads the label cells so that they read left-aligned
+		var b strings.Builder
+		for k, c := range cells {
+			fmt.Fprintf(&b, "%-*s\t", width[k], c)
+		}
+		return b.String()
+	}
+	blank := make([]string, len(head))
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
-	fmt.Fprintf(tw, "%-*s\tfinish s\tcalls\toutage\trecovery\tadmitted\tidle s\tidle %%\tpeak/100ms\tpeak/ms\tunfinished\t\n", width, head)
+	fmt.Fprintln(tw, left(blank)+"finish\tcalls\tcalls in\tcalls\tidle\tidle\tpeak per\tpeak\tclients\t")
+	fmt.Fprintln(tw, left(head)+"s\tall\toutage\tafter\ts\t%\t100 ms\tper ms\tunfinished\t")
 	count := "%.1f\t" // a mean of counts
 	if len(rows) > 0 && rows[0].Seeds == 1 {
 		count = "%.0f\t" // one run's counts
 	}
-	line := "%-*s\t%.2f\t" + strings.Repeat(count, 4) + "%.2f\t%.1f\t" + strings.Repeat(count, 3) + "\n"
+	line := "%s%.2f\t" + strings.Repeat(count, 3) + "%.2f\t%.1f\t" + strings.Repeat(count, 3) + "\n"
 	for i, r := range rows {
-		fmt.Fprintf(tw, line,
-			width, label(i), r.FinishMs/1000, r.Calls, r.CallsOutage, r.CallsRecovery, r.Admitted,
+		fmt.Fprintf(tw, line, left(labels[i]), r.FinishMs/1000, r.Calls, r.CallsOutage, r.CallsRecovery,
 			r.IdleMs/1000, 100*r.IdleFraction, r.PeakPer100ms, r.PeakPerMs, r.Unfinished)
 	}
 	if err := tw.Flush(); err != nil {

@@ -25,18 +25,17 @@ func TestMeanSE(t *testing.T) {
 }
 
 func TestSummaryMeanSE(t *testing.T) {
-	l := DefaultLineup()
 	// Flat retry has no randomness: every seed finishes at 4.52 s.
-	flat, err := Average(Main(l[4].Policy), 5)
+	constant, err := Average(Lesson().WithPolicy(lineupOf("constant").Policy), 5)
 	if err != nil {
 		t.Fatal(err)
 	}
-	mean, se := flat.MeanSE(func(r Result) float64 { return r.Finish.Seconds() })
+	mean, se := constant.MeanSE(func(r Result) float64 { return r.Finish.Seconds() })
 	if mean != 4.52 || se != 0 {
-		t.Errorf("flat finish = %v ± %v, want 4.52 ± 0", mean, se)
+		t.Errorf("constant finish = %v ± %v, want 4.52 ± 0", mean, se)
 	}
 	// Full jitter varies from seed to seed; the mean agrees with FinishMs.
-	full, err := Average(Main(l[1].Policy), 10)
+	full, err := Average(Lesson().WithPolicy(lineupOf("full").Policy), 10)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -47,17 +46,17 @@ func TestSummaryMeanSE(t *testing.T) {
 }
 
 func TestScoreboard(t *testing.T) {
-	b, err := NewBoard(Main(nil), DefaultLineup())
+	b, err := NewBoard(Lesson(), Lineup())
 	if err != nil {
 		t.Fatal(err)
 	}
 	rows := b.Scoreboard()
-	if len(rows) != len(PolicyNames) {
-		t.Fatalf("%d rows, want %d", len(rows), len(PolicyNames))
+	if len(rows) != len(Lineup()) {
+		t.Fatalf("%d rows, want %d", len(rows), len(Lineup()))
 	}
 	for i, r := range rows {
 		res := b.Results[i]
-		if r.Policy != PolicyNames[i] || r.Seeds != 1 || r.FinishMs != ms(res.Finish) || r.Calls != float64(res.Calls) ||
+		if r.Policy != Lineup()[i].Name || r.Seeds != 1 || r.FinishMs != ms(res.Finish) || r.Calls != float64(res.Calls) ||
 			r.IdleMs != ms(res.Idle) || r.Admitted != 60 || r.PeakPer100ms != float64(res.PeakPer100ms) {
 			t.Errorf("row %d = %+v, want the run %+v", i, r.Summary, res)
 		}
@@ -67,17 +66,17 @@ func TestScoreboard(t *testing.T) {
 		t.Fatal(err)
 	}
 	lines := strings.Split(strings.TrimSuffix(out.String(), "\n"), "\n")
-	if len(lines) != 7 || lines[6] != "(one run)" {
+	if len(lines) != 8 || lines[7] != "(one run)" {
 		t.Fatalf("scoreboard:\n%s", out.String())
 	}
 	// One run's counts print without decimals.
-	if f := strings.Fields(lines[1]); f[0] != "exponential" || f[1] != "25.62" || f[2] != "556" || f[5] != "60" {
-		t.Errorf("exponential line %q", lines[1])
+	if f := strings.Fields(lines[2]); f[0] != "exponential" || f[1] != "25.62" || f[2] != "556" || f[3] != "300" {
+		t.Errorf("exponential line %q", lines[2])
 	}
 }
 
 func TestWriteRows(t *testing.T) {
-	rows, err := Table(Main(nil), DefaultLineup(), 3)
+	rows, err := Table(Lesson(), Lineup(), 3)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -86,30 +85,30 @@ func TestWriteRows(t *testing.T) {
 		t.Fatal(err)
 	}
 	lines := strings.Split(strings.TrimSuffix(out.String(), "\n"), "\n")
-	if len(lines) != 7 || lines[6] != "(means over 3 seeds)" {
+	if len(lines) != 8 || lines[7] != "(means over 3 seeds)" {
 		t.Fatalf("table:\n%s", out.String())
 	}
-	head := strings.Fields(lines[0])
-	if head[0] != "policy" || head[1] != "finish" || head[len(head)-1] != "unfinished" {
-		t.Errorf("header %q", lines[0])
+	head := strings.Fields(lines[1])
+	if head[0] != "policy" || head[1] != "s" || head[len(head)-1] != "unfinished" || !strings.HasPrefix(strings.TrimSpace(lines[0]), "finish") {
+		t.Errorf("header %q\n%q", lines[0], lines[1])
 	}
 	// Columns line up: every line has the same length.
-	for i, l := range lines[:6] {
+	for i, l := range lines[:7] {
 		if len(l) != len(lines[0]) {
 			t.Errorf("line %d is %d wide, header %d:\n%s", i, len(l), len(lines[0]), out.String())
 		}
 	}
-	if f := strings.Fields(lines[5]); f[0] != "flat" || f[1] != "4.52" || f[2] != "2252.0" || f[3] != "1800.0" {
-		t.Errorf("flat line %q", lines[5])
+	if f := strings.Fields(lines[6]); f[0] != "constant" || f[1] != "4.52" || f[2] != "2252.0" || f[3] != "1800.0" {
+		t.Errorf("constant line %q", lines[6])
 	}
 	out.Reset()
-	if err := WriteRows(&out, nil); err != nil || len(strings.Split(out.String(), "\n")) != 2 {
+	if err := WriteRows(&out, nil); err != nil || len(strings.Split(out.String(), "\n")) != 3 {
 		t.Errorf("no rows: %q, %v; want the header only", out.String(), err)
 	}
 }
 
 func TestWriteCapRows(t *testing.T) {
-	rows, err := CapTable(Main(nil), DefaultCaps[:2], 2)
+	rows, err := CapTable(Lesson(), DefaultCaps[:2], 2)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -118,15 +117,15 @@ func TestWriteCapRows(t *testing.T) {
 		t.Fatal(err)
 	}
 	lines := strings.Split(strings.TrimSuffix(out.String(), "\n"), "\n")
-	if len(lines) != 10 || !strings.HasPrefix(strings.TrimSpace(lines[0]), "cap    policy") {
+	if len(lines) != 11 || !strings.HasPrefix(strings.TrimSpace(lines[1]), "cap    policy") {
 		t.Fatalf("cap table:\n%s", out.String())
 	}
-	// Exponential capped at 100 ms is flat retry every 100 ms.
-	if f := strings.Fields(lines[1]); f[0] != "100ms" || f[1] != "exponential" || f[2] != "4.52" || f[3] != "2252.0" {
-		t.Errorf("first line %q", lines[1])
+	// Exponential capped at 100 ms is constant retry every 100 ms.
+	if f := strings.Fields(lines[2]); f[0] != "100ms" || f[1] != "exponential" || f[2] != "4.52" || f[3] != "2252.0" {
+		t.Errorf("first line %q", lines[2])
 	}
-	if f := strings.Fields(lines[5]); f[0] != "200ms" || f[1] != "exponential" || f[2] != "4.62" {
-		t.Errorf("fifth line %q", lines[5])
+	if f := strings.Fields(lines[6]); f[0] != "200ms" || f[1] != "exponential" || f[2] != "4.62" {
+		t.Errorf("fifth line %q", lines[6])
 	}
 }
 
@@ -137,7 +136,7 @@ func (failWriter) Write([]byte) (int, error) { return 0, errWrite }
 var errWrite = bytes.ErrTooLarge
 
 func TestWriteRowsReportsWriteErrors(t *testing.T) {
-	rows, err := Table(Main(nil), DefaultLineup()[:1], 1)
+	rows, err := Table(Lesson(), Lineup()[:1], 1)
 	if err != nil {
 		t.Fatal(err)
 	}

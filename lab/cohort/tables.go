@@ -2,6 +2,8 @@ package cohort
 
 import (
 	"time"
+
+	"github.com/backofflab/backofflab/lab/schedule"
 )
 
 // The lesson's seed counts and table settings.
@@ -21,18 +23,34 @@ var (
 
 // Row is one line of a policy table: a policy's means over the seeds.
 type Row struct {
+	// Policy is the policy's name, one of schedule.Names for the lesson's
+	// lineups; schedule.Label gives its display label.
 	Policy string `json:"policy"`
 	Summary
 }
 
+// Rows is a policy table, one Row per policy in the lineup's order.
+type Rows []Row
+
+// Of returns the row of the named policy (schedule.NameFull, say), or the
+// zero Row if no row has that name.
+func (rs Rows) Of(name string) Row {
+	for _, r := range rs {
+		if r.Policy == name {
+			return r
+		}
+	}
+	return Row{}
+}
+
 // Table runs c under each policy (c.Policy is ignored) and averages each
 // over seeds seeds from c.Seed on.
-func Table(c Config, policies []Named, seeds int) ([]Row, error) {
+func Table(c Config, policies []schedule.Named, seeds int) (Rows, error) {
 	return table(simulate, c, policies, seeds)
 }
 
-func table(run runner, c Config, policies []Named, seeds int) ([]Row, error) {
-	rows := make([]Row, len(policies))
+func table(run runner, c Config, policies []schedule.Named, seeds int) (Rows, error) {
+	rows := make(Rows, len(policies))
 	for i, p := range policies {
 		c.Policy = p.Policy
 		s, _, err := average(run, c, seeds, false)
@@ -52,8 +70,8 @@ type CapRow struct {
 	Row
 }
 
-// CapTable runs c under the four backoff policies (flat retry has no cap)
-// with base DefaultBase and each cap in turn.
+// CapTable runs c under the four backoff policies of the lineup (the
+// constant wait has no cap) with base DefaultBase and each cap in turn.
 func CapTable(c Config, caps []time.Duration, seeds int) ([]CapRow, error) {
 	return capTable(simulate, c, caps, seeds)
 }
@@ -61,11 +79,17 @@ func CapTable(c Config, caps []time.Duration, seeds int) ([]CapRow, error) {
 func capTable(run runner, c Config, caps []time.Duration, seeds int) ([]CapRow, error) {
 	var out []CapRow
 	for _, cp := range caps {
-		l, err := Lineup(DefaultBase, cp, DefaultFlat)
+		l, err := NewLineup(DefaultBase, cp, DefaultWait)
 		if err != nil {
 			return nil, err
 		}
-		rows, err := table(run, c, l[:len(l)-1], seeds)
+		var backoff []schedule.Named
+		for _, p := range l {
+			if p.Name != schedule.NameConstant {
+				backoff = append(backoff, p)
+			}
+		}
+		rows, err := table(run, c, backoff, seeds)
 		if err != nil {
 			return nil, err
 		}
@@ -148,41 +172,43 @@ func spreadTable(run runner, c Config, spreads []time.Duration, seeds int) ([]Sp
 
 // Tables holds every table of the lesson.
 type Tables struct {
-	// Main is the five policies in the main setting (Main).
-	Main []Row `json:"main"`
+	// Main is the five policies in the main setting (Lesson).
+	Main Rows `json:"main"`
 	// Caps is the cap table in the main setting (DefaultCaps).
 	Caps []CapRow `json:"caps"`
 	// Spread is exponential backoff with the first attempts spread
 	// (DefaultSpreads).
 	Spread []SpreadRow `json:"spread"`
-	// NoOutage is the five policies without the outage (NoOutage).
-	NoOutage []Row `json:"no_outage"`
-	// Overload is the five policies in the overload setting (Overload).
-	Overload []Row `json:"overload"`
+	// NoOutage is the five policies without the outage
+	// (Lesson().WithoutOutage()).
+	NoOutage Rows `json:"no_outage"`
+	// Overload is the five policies in the overload setting
+	// (Lesson().WithOverload()).
+	Overload Rows `json:"overload"`
 }
 
 // LessonTables computes every table of the lesson, averaging over seeds
-// seeds (overloadSeeds for the overload table) from lab.DefaultSeed on.
+// seeds (overloadSeeds for the overload table) from lcg.DefaultSeed on.
 // The lesson uses DefaultSeeds and OverloadSeeds.
 func LessonTables(seeds, overloadSeeds int) (Tables, error) {
 	return lessonTables(simulate, seeds, overloadSeeds)
 }
 
 func lessonTables(run runner, seeds, overloadSeeds int) (t Tables, err error) {
-	lineup := DefaultLineup()
-	if t.Main, err = table(run, Main(nil), lineup, seeds); err != nil {
+	lineup := Lineup()
+	if t.Main, err = table(run, Lesson(), lineup, seeds); err != nil {
 		return Tables{}, err
 	}
-	if t.Caps, err = capTable(run, Main(nil), DefaultCaps, seeds); err != nil {
+	if t.Caps, err = capTable(run, Lesson(), DefaultCaps, seeds); err != nil {
 		return Tables{}, err
 	}
-	if t.Spread, err = spreadTable(run, Main(lineup[0].Policy), DefaultSpreads, seeds); err != nil {
+	if t.Spread, err = spreadTable(run, Lesson(), DefaultSpreads, seeds); err != nil {
 		return Tables{}, err
 	}
-	if t.NoOutage, err = table(run, NoOutage(nil), lineup, seeds); err != nil {
+	if t.NoOutage, err = table(run, Lesson().WithoutOutage(), lineup, seeds); err != nil {
 		return Tables{}, err
 	}
-	if t.Overload, err = table(run, Overload(nil), lineup, overloadSeeds); err != nil {
+	if t.Overload, err = table(run, Lesson().WithOverload(), lineup, overloadSeeds); err != nil {
 		return Tables{}, err
 	}
 	return t, nil

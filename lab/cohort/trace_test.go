@@ -9,8 +9,8 @@ import (
 // TestTraceSeries checks the series the figures draw against the Result of
 // the same run, for every policy and setting of the lesson.
 func TestTraceSeries(t *testing.T) {
-	for _, p := range DefaultLineup() {
-		for _, c := range []Config{Main(p.Policy), NoOutage(p.Policy), Overload(p.Policy)} {
+	for _, p := range Lineup() {
+		for _, c := range []Config{Lesson().WithPolicy(p.Policy), Lesson().WithoutOutage().WithPolicy(p.Policy), Lesson().WithOverload().WithPolicy(p.Policy)} {
 			r, tr, err := RunTraced(c)
 			if err != nil {
 				t.Fatal(err)
@@ -127,8 +127,8 @@ func TestTallyGivesTheSpreadTableOfFullTraces(t *testing.T) {
 		}
 		return RunTraced(c)
 	}
-	for _, p := range DefaultLineup() {
-		c := Main(p.Policy)
+	for _, p := range Lineup() {
+		c := Lesson().WithPolicy(p.Policy)
 		got, err := spreadTable(simulate, c, DefaultSpreads, 5)
 		if err != nil {
 			t.Fatal(err)

@@ -10,7 +10,7 @@ import (
 func BenchmarkArrivals(b *testing.B) {
 	for _, p := range lineup(b, LessonBase, LessonCap) {
 		b.Run(p.Name, func(b *testing.B) {
-			c := Lesson(p.Policy)
+			c := Lesson().WithPolicy(p.Policy)
 			b.ReportAllocs()
 			n := 0
 			for b.Loop() {

@@ -6,7 +6,6 @@ import (
 	"math"
 	"time"
 
-	"github.com/backofflab/backofflab/lab"
 	"github.com/backofflab/backofflab/lab/lcg"
 	"github.com/backofflab/backofflab/lab/schedule"
 )
@@ -60,8 +59,9 @@ const (
 // would overflow saturates at the largest Duration (and so passes Horizon), and
 // a negative wait from a custom policy counts as 0.
 //
-// The zero Cohort is not runnable (it has no clients and no policy); start
-// from Lesson.
+// A Cohort is the configuration of a run of this package's model. The zero
+// Cohort is not runnable (it has no clients and no policy); start from
+// Lesson and change what the lesson varies with the With… modifiers.
 type Cohort struct {
 	// Clients is the size of the cohort, in [1, MaxParticipants].
 	Clients int
@@ -89,18 +89,59 @@ type Cohort struct {
 	SameSeed bool
 }
 
-// Lesson returns the lesson's cohort with policy p: LessonClients clients
-// failing together at t = 0, a LessonOutage outage, a LessonHorizon horizon,
-// no attempt limit and seed lab.DefaultSeed.
-func Lesson(p schedule.Policy) Cohort {
+// Lesson returns the lesson's cohort: LessonClients clients failing
+// together at t = 0, a LessonOutage outage, a LessonHorizon horizon, no
+// attempt limit, seed lcg.DefaultSeed, and exponential backoff without
+// jitter from LessonBase to LessonCap as the policy (Table replaces it with
+// each of a lineup's).
+func Lesson() Cohort {
 	return Cohort{
 		Clients: LessonClients,
-		Policy:  p,
+		Policy:  schedule.Exponential{Base: LessonBase, Cap: LessonCap},
 		Outage:  LessonOutage,
 		Horizon: LessonHorizon,
-		Seed:    lab.DefaultSeed,
+		Seed:    lcg.DefaultSeed,
 	}
 }
+
+// WithPolicy returns c with policy p.
+func (c Cohort) WithPolicy(p schedule.Policy) Cohort {
+	c.Policy = p
+	return c
+}
+
+// WithClients returns c with n clients.
+func (c Cohort) WithClients(n int) Cohort {
+	c.Clients = n
+	return c
+}
+
+// WithOutage returns c with the dependency refusing every attempt before d.
+func (c Cohort) WithOutage(d time.Duration) Cohort {
+	c.Outage = d
+	return c
+}
+
+// WithSpread returns c with the first attempts spread over [0, d).
+func (c Cohort) WithSpread(d time.Duration) Cohort {
+	c.Spread = d
+	return c
+}
+
+// WithSeed returns c with seed s.
+func (c Cohort) WithSeed(s int64) Cohort {
+	c.Seed = s
+	return c
+}
+
+// WithSameSeed returns c with one seed for every client (see SameSeed).
+func (c Cohort) WithSameSeed() Cohort {
+	c.SameSeed = true
+	return c
+}
+
+// Run runs c and returns every attempt, client by client: c.Arrivals().
+func Run(c Cohort) (Arrivals, error) { return c.Arrivals() }
 
 // Validate reports the first parameter that is out of range, naming it and
 // the range allowed.

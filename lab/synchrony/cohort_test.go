@@ -14,7 +14,7 @@ import (
 	"github.com/backofflab/backofflab/lab/schedule"
 )
 
-func lineup(t testing.TB, base, cap time.Duration) []cohort.Named {
+func lineup(t testing.TB, base, cap time.Duration) []schedule.Named {
 	t.Helper()
 	ps, err := Lineup(base, cap)
 	if err != nil {
@@ -26,7 +26,7 @@ func lineup(t testing.TB, base, cap time.Duration) []cohort.Named {
 // Without jitter every client attempts at the running sums of the same
 // waits: 0, 1, 3, 7, 15 s during the outage, and 31 s, after it.
 func TestExponentialStaysInStep(t *testing.T) {
-	c := Lesson(schedule.Exponential{Base: LessonBase, Cap: LessonCap})
+	c := Lesson().WithPolicy(schedule.Exponential{Base: LessonBase, Cap: LessonCap})
 	a, err := c.Arrivals()
 	if err != nil {
 		t.Fatal(err)
@@ -60,7 +60,7 @@ func TestLessonTable(t *testing.T) {
 		t.Fatal(err)
 	}
 	want := []string{
-		"none 6000 5000 1000 1000@1s 43.45 1000 31s",
+		"exponential 6000 5000 1000 1000@1s 43.45 1000 31s",
 		"full 7059 6059 1000 21@710ms 2.29 1000 39.433s",
 		"equal 6111 5111 1000 32@580ms 6.45 1000 39.347s",
 		"decorrelated 6223 5223 1000 14@2.85s 1.90 1000 39.991s",
@@ -93,7 +93,7 @@ func TestLessonTable(t *testing.T) {
 // Whatever the policy, the first attempts meet the failure together: no
 // wait comes before them for jitter to act on.
 func TestFirstAttemptsInStep(t *testing.T) {
-	rows, err := Table(Lesson(nil), lineup(t, LessonBase, LessonCap), time.Millisecond)
+	rows, err := Table(Lesson(), lineup(t, LessonBase, LessonCap), time.Millisecond)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -112,7 +112,7 @@ func TestMatchesCohortPackage(t *testing.T) {
 		schedule.Constant{Base: 100 * time.Millisecond},
 		schedule.Exponential{Base: 7 * time.Millisecond, Multiplier: 3},
 	} {
-		cc := cohort.Main(p)
+		cc := cohort.Lesson().WithPolicy(p)
 		cc.Limit, cc.Service, cc.Horizon = cohort.MaxLimit, time.Millisecond, 20*time.Second
 		_, tr, err := cohort.RunTraced(cc)
 		if err != nil {
@@ -136,7 +136,7 @@ func TestMatchesCohortPackage(t *testing.T) {
 // Every client seeded alike draws the same waits: jitter without
 // independent randomness is no jitter at all.
 func TestSameSeed(t *testing.T) {
-	c := Lesson(schedule.FullJitter{Base: LessonBase, Cap: LessonCap})
+	c := Lesson().WithPolicy(schedule.FullJitter{Base: LessonBase, Cap: LessonCap})
 	c.SameSeed = true
 	r, err := Measure(Retries{c}, LessonSlot)
 	if err != nil {
@@ -154,7 +154,7 @@ func TestSameSeed(t *testing.T) {
 // A spread of first attempts is kept by plain backoff, never widened:
 // every wave stays as wide as the first.
 func TestSpreadKeptWithoutJitter(t *testing.T) {
-	c := Lesson(schedule.Exponential{Base: LessonBase, Cap: LessonCap})
+	c := Lesson().WithPolicy(schedule.Exponential{Base: LessonBase, Cap: LessonCap})
 	c.Spread = 50 * time.Millisecond
 	a, err := c.Arrivals()
 	if err != nil {
@@ -175,7 +175,7 @@ func TestSpreadKeptWithoutJitter(t *testing.T) {
 }
 
 func TestMaxAttempts(t *testing.T) {
-	c := Lesson(schedule.FullJitter{Base: LessonBase})
+	c := Lesson().WithPolicy(schedule.FullJitter{Base: LessonBase})
 	c.MaxAttempts = 3
 	a, err := c.Arrivals()
 	if err != nil {
@@ -195,7 +195,7 @@ func TestMaxAttempts(t *testing.T) {
 // period: the cohort meets the dependency in one slot every cap, for as long
 // as the outage lasts. Full jitter at the cap keeps it spread.
 func TestCapKeepsCohortInStep(t *testing.T) {
-	c := Lesson(nil)
+	c := Lesson()
 	c.Outage = c.Horizon
 	policies := lineup(t, 100*time.Millisecond, time.Second)
 	for _, p := range policies {
@@ -206,9 +206,9 @@ func TestCapKeepsCohortInStep(t *testing.T) {
 		}
 		for i, pk := range peaks {
 			switch {
-			case p.Name == "none" && pk.Count != LessonClients:
+			case p.Name == schedule.NameExponential && pk.Count != LessonClients:
 				t.Errorf("none, window %d: peak %d, want all %d clients", i, pk.Count, LessonClients)
-			case p.Name != "none" && i > 0 && pk.Count > LessonClients/20:
+			case p.Name != schedule.NameExponential && i > 0 && pk.Count > LessonClients/20:
 				t.Errorf("%s, window %d: peak %d, want at most %d", p.Name, i, pk.Count, LessonClients/20)
 			}
 		}
@@ -270,7 +270,7 @@ func TestCohortValidate(t *testing.T) {
 		{func(c *Cohort) { c.MaxAttempts = -1 }, "max attempts -1"},
 		{func(c *Cohort) { c.Seed = 1 << 31 }, "seed 2147483648 out of range"},
 	} {
-		c := Lesson(schedule.FullJitter{Base: time.Second})
+		c := Lesson().WithPolicy(schedule.FullJitter{Base: time.Second})
 		tc.change(&c)
 		if err := c.Validate(); err == nil || !strings.Contains(err.Error(), tc.want) {
 			t.Errorf("Validate() = %v, want an error containing %q", err, tc.want)

@@ -23,17 +23,17 @@ func Example() {
 		fmt.Println(err)
 	}
 	// Output:
-	// policy        attempts  retries  first attempts     retry peak                     CV recovered  last success
-	// none              6000     5000  1000 in 10ms       1000 in 10ms at 1s          43.45      1000  31s
-	// full              7059     6059  1000 in 10ms       21 in 10ms at 710ms          2.29      1000  39.433s
-	// equal             6111     5111  1000 in 10ms       32 in 10ms at 580ms          6.45      1000  39.347s
-	// decorrelated      6223     5223  1000 in 10ms       14 in 10ms at 2.85s          1.90      1000  39.991s
+	// policy        attempts  retries  first attempts  retry peak           CV     recovered  last success
+	// exponential   6000      5000     1000 in 10ms    1000 in 10ms at 1s   43.45  1000       31s
+	// full          7059      6059     1000 in 10ms    21 in 10ms at 710ms  2.29   1000       39.433s
+	// equal         6111      5111     1000 in 10ms    32 in 10ms at 580ms  6.45   1000       39.347s
+	// decorrelated  6223      5223     1000 in 10ms    14 in 10ms at 2.85s  1.90   1000       39.991s
 }
 
 // One client's attempts without jitter: the running sums of the doubling
 // waits, until the first attempt after the outage succeeds.
 func ExampleCohort_Arrivals() {
-	c := synchrony.Lesson(schedule.Exponential{Base: time.Second})
+	c := synchrony.Lesson().WithPolicy(schedule.Exponential{Base: time.Second})
 	c.Clients = 1
 	a, _ := c.Arrivals()
 	for _, x := range a {
@@ -76,7 +76,7 @@ func ExampleWindowPeaks() {
 		schedule.Exponential{Base: 100 * time.Millisecond, Cap: time.Second},
 		schedule.FullJitter{Base: 100 * time.Millisecond, Cap: time.Second},
 	} {
-		c := synchrony.Lesson(p)
+		c := synchrony.Lesson().WithPolicy(p)
 		c.Outage, c.Horizon = 30*time.Second, 30*time.Second
 		peaks, _ := c.RetryPeaks(10*time.Millisecond, 5*time.Second)
 		fmt.Print(p, ":")
@@ -105,21 +105,21 @@ func ExampleSyncTable() {
 		fmt.Println(err)
 	}
 	// Output:
-	// source    offset  events  peak                          CV
-	// cron          0%    5000  500 in 1s                  23.55
-	// cron          1%    5000  500 in 1s                  23.29
-	// cron         20%    5000  54 in 1s                   18.43
-	// cron        100%    5000  14 in 1s                    1.00
-	// ttl           0%    5500  500 in 1s                  23.43
-	// ttl           1%    5500  175 in 1s                  22.47
-	// ttl          20%    5138  16 in 1s                    9.06
-	// ttl         100%    3751  6 in 1s                     1.14
-	// restart       0%    2000  200 in 10ms                14.87
-	// restart       1%    2000  60 in 10ms                 14.74
-	// restart      20%    2000  40 in 10ms                 12.27
-	// restart     100%    2000  40 in 10ms                  5.99
-	// heal          0%    1000  1000 in 10ms           undefined
-	// heal          1%    1000  223 in 10ms                 2.94
-	// heal         20%    1000  21 in 10ms                  1.20
-	// heal        100%    1000  16 in 10ms                  1.38
+	// source   offset  events  peak          CV
+	// cron     0%      5000    500 in 1s     23.55
+	// cron     1%      5000    500 in 1s     23.29
+	// cron     20%     5000    54 in 1s      18.43
+	// cron     100%    5000    14 in 1s      1.00
+	// ttl      0%      5500    500 in 1s     23.43
+	// ttl      1%      5500    175 in 1s     22.47
+	// ttl      20%     5138    16 in 1s      9.06
+	// ttl      100%    3751    6 in 1s       1.14
+	// restart  0%      2000    200 in 10ms   14.87
+	// restart  1%      2000    60 in 10ms    14.74
+	// restart  20%     2000    40 in 10ms    12.27
+	// restart  100%    2000    40 in 10ms    5.99
+	// heal     0%      1000    1000 in 10ms  undefined
+	// heal     1%      1000    223 in 10ms   2.94
+	// heal     20%     1000    21 in 10ms    1.20
+	// heal     100%    1000    16 in 10ms    1.38
 }

@@ -5,7 +5,6 @@ import (
 	"time"
 
 	"github.com/backofflab/backofflab/lab/chart"
-	"github.com/backofflab/backofflab/lab/cohort"
 	"github.com/backofflab/backofflab/lab/lcg"
 	"github.com/backofflab/backofflab/lab/metrics"
 	"github.com/backofflab/backofflab/lab/schedule"
@@ -20,13 +19,13 @@ type Stream struct {
 	Source Source
 }
 
-// Cohorts returns c under each policy as a Stream named after the policy
-// (c.Policy is ignored).
-func Cohorts(c Cohort, policies []cohort.Named) []Stream {
+// Cohorts returns c under each policy as a Stream named with the policy's
+// display label, schedule.Label (c.Policy is ignored).
+func Cohorts(c Cohort, policies []schedule.Named) []Stream {
 	out := make([]Stream, len(policies))
 	for i, p := range policies {
 		c.Policy = p.Policy
-		out[i] = Stream{Name: p.Name, Source: c}
+		out[i] = Stream{Name: schedule.Label(p.Name), Source: c}
 	}
 	return out
 }
@@ -34,7 +33,7 @@ func Cohorts(c Cohort, policies []cohort.Named) []Stream {
 // RetriesOf is Cohorts with only the retries of each run (Retries): the
 // attempts the policies placed, without the first attempts that met the
 // failure together whatever the policy.
-func RetriesOf(c Cohort, policies []cohort.Named) []Stream {
+func RetriesOf(c Cohort, policies []schedule.Named) []Stream {
 	out := Cohorts(c, policies)
 	for i := range out {
 		out[i].Source = Retries{out[i].Source.(Cohort)}
@@ -116,7 +115,7 @@ func countOver(s Source, slot, span time.Duration) (metrics.Histogram, error) {
 // count waits in slots of the given width: one panel per policy, each on its
 // own y scale, the waits drawn from an lcg.LCG seeded with seed (the same
 // stream for every policy).
-func SleepsFigure(policies []cohort.Named, count int, slot time.Duration, seed int64) (chart.Stack, error) {
+func SleepsFigure(policies []schedule.Named, count int, slot time.Duration, seed int64) (chart.Stack, error) {
 	if count < 1 || count > MaxEvents {
 		return chart.Stack{}, fmt.Errorf("synchrony: count %d out of range: want 1 <= count <= %d", count, MaxEvents)
 	}
@@ -131,7 +130,7 @@ func SleepsFigure(policies []cohort.Named, count int, slot time.Duration, seed i
 			return chart.Stack{}, fmt.Errorf("%s: %w", p.Name, err)
 		}
 		s.Panels = append(s.Panels, chart.Histogram{
-			Title:  fmt.Sprintf("%s: %d waits of one client", p.Name, count),
+			Title:  fmt.Sprintf("%s: %d waits of one client", schedule.Label(p.Name), count),
 			XLabel: "wait (s)",
 			YLabel: "waits per " + slot.String(),
 			Slot:   slot,
@@ -148,7 +147,7 @@ func SleepsFigure(policies []cohort.Named, count int, slot time.Duration, seed i
 // window of the given width, the most retries in one slot. A cohort in step
 // keeps the same peak window after window; one that keeps spreading sees it
 // fall. The y axis is logarithmic when every peak is positive.
-func CapFigure(c Cohort, policies []cohort.Named, slot, window time.Duration) (chart.Lines, error) {
+func CapFigure(c Cohort, policies []schedule.Named, slot, window time.Duration) (chart.Lines, error) {
 	l := chart.Lines{
 		Title:  fmt.Sprintf("Peak retries per %v slot in each %v window", slot, window),
 		XLabel: "window start (s)",
@@ -162,7 +161,7 @@ func CapFigure(c Cohort, policies []cohort.Named, slot, window time.Duration) (c
 		if err != nil {
 			return chart.Lines{}, fmt.Errorf("%s: %w", p.Name, err)
 		}
-		s := chart.Series{Name: p.Name}
+		s := chart.Series{Name: schedule.Label(p.Name)}
 		for _, pk := range peaks {
 			start := time.Duration(pk.Slot/int(window/slot)) * window
 			s.X = append(s.X, start.Seconds())

@@ -10,7 +10,7 @@ import (
 
 func TestFigures(t *testing.T) {
 	policies := lineup(t, LessonBase, LessonCap)
-	c := Lesson(nil)
+	c := Lesson()
 	c.Clients = 100
 
 	st, err := Panels(RetriesOf(c, policies), LessonSlot, 40*time.Second, chart.Span{From: 0, To: 20, Label: "outage"})
@@ -21,7 +21,7 @@ func TestFigures(t *testing.T) {
 		t.Fatalf("Panels: %d panels, shared y %v; want 4 on one scale", len(st.Panels), st.ShareY)
 	}
 	h := st.Panels[0].(chart.Histogram)
-	if h.Title != "none: peak 100 per 10ms" || len(h.Counts) != 4000 || h.Counts[100] != 100 || h.Counts[0] != 0 {
+	if h.Title != "exponential (no jitter): peak 100 per 10ms" || len(h.Counts) != 4000 || h.Counts[100] != 100 || h.Counts[0] != 0 {
 		t.Errorf("no-jitter retries panel: %q, %d slots, %v at 1 s, %v at 0", h.Title, len(h.Counts), h.Counts[100], h.Counts[0])
 	}
 	if _, err := chart.PNG(st); err != nil {
@@ -69,7 +69,7 @@ func TestFigures(t *testing.T) {
 
 func TestFigureErrors(t *testing.T) {
 	policies := lineup(t, LessonBase, LessonCap)
-	c := Lesson(nil)
+	c := Lesson()
 	for _, tc := range []struct {
 		name string
 		err  error

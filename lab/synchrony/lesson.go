@@ -3,11 +3,11 @@ package synchrony
 import (
 	"fmt"
 	"io"
+	"text/tabwriter"
 	"time"
 
-	"github.com/backofflab/backofflab/lab"
 	"github.com/backofflab/backofflab/lab/chart"
-	"github.com/backofflab/backofflab/lab/cohort"
+	"github.com/backofflab/backofflab/lab/lcg"
 	"github.com/backofflab/backofflab/lab/schedule"
 )
 
@@ -23,19 +23,20 @@ const (
 	CapWindow = 2 * time.Second
 )
 
-// CapLesson returns the lesson's cohort for jitter at the cap, with policy
-// p: Lesson's thousand clients against a dependency that stays down for the
-// whole minute, so that every client keeps retrying, at the cap from its
-// fifth retry on.
-func CapLesson(p schedule.Policy) Cohort {
-	c := Lesson(p)
+// CapLesson returns the lesson's cohort for jitter at the cap: Lesson's
+// thousand clients against a dependency that stays down for the whole
+// minute, so that every client keeps retrying, at the cap from its fifth
+// retry on, under plain exponential backoff from CapBase to CapCap. Choose
+// another policy with WithPolicy (see CapLineup).
+func CapLesson() Cohort {
+	c := Lesson().WithPolicy(schedule.Exponential{Base: CapBase, Cap: CapCap})
 	c.Outage = c.Horizon
 	return c
 }
 
 // CapLineup returns Lineup(CapBase, CapCap): the lesson's policies for the
 // cap section.
-func CapLineup() ([]cohort.Named, error) { return Lineup(CapBase, CapCap) }
+func CapLineup() ([]schedule.Named, error) { return Lineup(CapBase, CapCap) }
 
 // FixedFirst is a retry policy that waits exactly First before the first
 // retry and lets Then choose every later wait (with n counted as usual, so
@@ -62,13 +63,11 @@ func (p FixedFirst) Delay(n int, prev time.Duration, r schedule.Uniform) time.Du
 // effect after the first attempts: a plain first retry (FixedFirst after
 // LessonBase) and one seed for every client (Cohort.SameSeed).
 func LostJitter() []Stream {
-	full := schedule.FullJitter{Base: LessonBase, Cap: LessonCap}
-	same := Lesson(full)
-	same.SameSeed = true
+	full := Lesson().WithPolicy(schedule.FullJitter{Base: LessonBase, Cap: LessonCap})
 	return []Stream{
-		{Name: "full jitter", Source: Retries{Lesson(full)}},
-		{Name: "full jitter, plain first retry", Source: Retries{Lesson(FixedFirst{First: LessonBase, Then: full})}},
-		{Name: "full jitter, one seed for all", Source: Retries{same}},
+		{Name: "full jitter", Source: Retries{full}},
+		{Name: "full jitter, plain first retry", Source: Retries{full.WithPolicy(FixedFirst{First: LessonBase, Then: full.Policy})}},
+		{Name: "full jitter, one seed for all", Source: Retries{full.WithSameSeed()}},
 	}
 }
 
@@ -91,7 +90,7 @@ type Synchroniser struct {
 }
 
 // Synchronisers returns the lesson's four settings, each seeded with
-// lab.DefaultSeed:
+// lcg.DefaultSeed:
 //
 //   - cron: 500 instances run a job every minute, for 10 minutes, measured in
 //     1 s slots;
@@ -102,7 +101,7 @@ type Synchroniser struct {
 //   - heal: 1000 nodes reconnecting every second through a partition that
 //     heals at 30.5 s, in 10 ms slots.
 func Synchronisers() []Synchroniser {
-	seed := int64(lab.DefaultSeed)
+	seed := int64(lcg.DefaultSeed)
 	return []Synchroniser{
 		{Name: "cron", Interval: time.Minute, Slot: time.Second, Span: 10 * time.Minute, With: func(f float64) Source {
 			return Cron{Instances: 500, Period: time.Minute, Runs: 10, Offset: f, Seed: seed}
@@ -164,14 +163,10 @@ func SyncTable(ss []Synchroniser, offsets []float64) ([]SyncRow, error) {
 // WriteSyncRows prints rows as an aligned table, each peak with its slot
 // width.
 func WriteSyncRows(w io.Writer, rows []SyncRow) error {
-	if _, err := fmt.Fprintf(w, "%-8s %7s %7s  %-22s %9s\n", "source", "offset", "events", "peak", "CV"); err != nil {
-		return err
-	}
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	fmt.Fprintln(tw, "source\toffset\tevents\tpeak\tCV")
 	for _, r := range rows {
-		peak := fmt.Sprintf("%d in %v", r.Peak.Count, r.Peak.Width)
-		if _, err := fmt.Fprintf(w, "%-8s %6.0f%% %7d  %-22s %9s\n", r.Name, 100*r.Offset, r.Events, peak, formatCV(r.CV)); err != nil {
-			return err
-		}
+		fmt.Fprintf(tw, "%s\t%.0f%%\t%d\t%d in %v\t%s\n", r.Name, 100*r.Offset, r.Events, r.Peak.Count, r.Peak.Width, formatCV(r.CV))
 	}
-	return nil
+	return tw.Flush()
 }

@@ -14,7 +14,7 @@ func TestCapLesson(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	c := CapLesson(policies[0].Policy)
+	c := CapLesson().WithPolicy(policies[0].Policy)
 	if c.Outage != c.Horizon || c.Clients != LessonClients || c.Policy == nil {
 		t.Errorf("CapLesson: %+v, want the lesson cohort with the outage lasting the whole run", c)
 	}

@@ -6,7 +6,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/backofflab/backofflab/lab"
 	"github.com/backofflab/backofflab/lab/lcg"
 	"github.com/backofflab/backofflab/lab/metrics"
 )
@@ -19,7 +18,7 @@ func TestCVRegimes(t *testing.T) {
 		even[i] = time.Duration(i) * 7 * time.Millisecond
 	}
 	// Independent arrivals: exponential gaps, CV about 1.
-	g := lcg.MustNew(lab.DefaultSeed)
+	g := lcg.MustNew(lcg.DefaultSeed)
 	poisson := make(Times, 20000)
 	var t0 time.Duration
 	for i := range poisson {

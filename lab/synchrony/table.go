@@ -4,27 +4,25 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"text/tabwriter"
 	"time"
 
-	"github.com/backofflab/backofflab/lab/cohort"
 	"github.com/backofflab/backofflab/lab/metrics"
 	"github.com/backofflab/backofflab/lab/schedule"
 )
 
-// LessonPolicies are the policies the lesson compares, in its order: no
-// jitter first, then the three jittered ones.
-var LessonPolicies = []string{"none", "full", "equal", "decorrelated"}
-
-// Lineup returns LessonPolicies built by schedule.New with the given base
-// and cap (0 means uncapped), ready for Table.
-func Lineup(base, cap time.Duration) ([]cohort.Named, error) {
-	var out []cohort.Named
-	for _, name := range LessonPolicies {
+// Lineup returns the policies the lesson compares, in its order, built by
+// schedule.New with the given base and cap (0 means uncapped), ready for
+// Table: exponential backoff without jitter first, then full, equal and
+// decorrelated jitter.
+func Lineup(base, cap time.Duration) ([]schedule.Named, error) {
+	var out []schedule.Named
+	for _, name := range []string{schedule.NameExponential, schedule.NameFull, schedule.NameEqual, schedule.NameDecorrelated} {
 		p, err := schedule.New(schedule.Config{Name: name, Base: base, Cap: cap})
 		if err != nil {
 			return nil, err
 		}
-		out = append(out, cohort.Named{Name: name, Policy: p})
+		out = append(out, schedule.Named{Name: name, Policy: p})
 	}
 	return out, nil
 }
@@ -34,7 +32,8 @@ func Lineup(base, cap time.Duration) ([]cohort.Named, error) {
 // move the first attempts, so they would hide the difference the policies
 // make.
 type Row struct {
-	// Policy is the policy's name.
+	// Policy is the policy's name, one of schedule.Names for the lesson's
+	// lineups; schedule.Label gives its display label.
 	Policy string
 	// Attempts counts every attempt, first attempts included; Retries
 	// counts the rest.
@@ -52,10 +51,24 @@ type Row struct {
 	Last      time.Duration
 }
 
+// Rows is a policy table, one Row per policy in the lineup's order.
+type Rows []Row
+
+// Of returns the row of the named policy (schedule.NameFull, say), or the
+// zero Row if no row has that name.
+func (rs Rows) Of(name string) Row {
+	for _, r := range rs {
+		if r.Policy == name {
+			return r
+		}
+	}
+	return Row{}
+}
+
 // Table runs c under each policy (c.Policy is ignored) and measures each run
 // at the given slot width.
-func Table(c Cohort, policies []cohort.Named, slot time.Duration) ([]Row, error) {
-	var rows []Row
+func Table(c Cohort, policies []schedule.Named, slot time.Duration) (Rows, error) {
+	var rows Rows
 	for _, p := range policies {
 		c.Policy = p.Policy
 		a, err := c.Arrivals()
@@ -82,29 +95,25 @@ func Table(c Cohort, policies []cohort.Named, slot time.Duration) ([]Row, error)
 
 // LessonTable returns the lesson's main table: the Lesson cohort under the
 // Lineup of LessonBase and LessonCap, measured at LessonSlot.
-func LessonTable() ([]Row, error) {
+func LessonTable() (Rows, error) {
 	policies, err := Lineup(LessonBase, LessonCap)
 	if err != nil {
 		return nil, err
 	}
-	return Table(Lesson(nil), policies, LessonSlot)
+	return Table(Lesson(), policies, LessonSlot)
 }
 
-// WriteRows prints rows as an aligned table, each peak with its slot width.
-func WriteRows(w io.Writer, rows []Row) error {
-	if _, err := fmt.Fprintf(w, "%-13s %8s %8s  %-18s %-24s %8s %9s  %s\n",
-		"policy", "attempts", "retries", "first attempts", "retry peak", "CV", "recovered", "last success"); err != nil {
-		return err
-	}
+// WriteRows prints rows as an aligned table, one line per policy name, each
+// peak with its slot width.
+func WriteRows(w io.Writer, rows Rows) error {
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	fmt.Fprintln(tw, "policy\tattempts\tretries\tfirst attempts\tretry peak\tCV\trecovered\tlast success")
 	for _, r := range rows {
-		first := fmt.Sprintf("%d in %v", r.First.Count, r.First.Width)
-		peak := fmt.Sprintf("%d in %v at %v", r.Peak.Count, r.Peak.Width, r.Peak.At())
-		if _, err := fmt.Fprintf(w, "%-13s %8d %8d  %-18s %-24s %8s %9d  %v\n",
-			r.Policy, r.Attempts, r.Retries, first, peak, formatCV(r.CV), r.Recovered, r.Last.Round(time.Millisecond)); err != nil {
-			return err
-		}
+		fmt.Fprintf(tw, "%s\t%d\t%d\t%d in %v\t%d in %v at %v\t%s\t%d\t%v\n",
+			r.Policy, r.Attempts, r.Retries, r.First.Count, r.First.Width, r.Peak.Count, r.Peak.Width, r.Peak.At(),
+			formatCV(r.CV), r.Recovered, r.Last.Round(time.Millisecond))
 	}
-	return nil
+	return tw.Flush()
 }
 
 // formatCV prints a CV with two decimals, or "undefined" for NaN.

@@ -202,8 +202,8 @@ const StrategySlot = 100 * time.Millisecond
 const StrategyView = 40 * time.Second
 
 // Strategies returns the strategies explorable of the Strategies lesson:
-// synchrony.Lesson's thousand clients under each of
-// synchrony.LessonPolicies (buttons) and each cap of caps (a slider),
+// synchrony.Lesson's thousand clients under each policy of the lesson's
+// synchrony.Lineup (buttons) and each cap of caps (a slider),
 // base synchrony.LessonBase. Each frame shows the retries per
 // [StrategySlot] over [StrategyView], the outage shaded, and the readout the
 // row of the lesson's table for that policy and cap.
@@ -211,19 +211,27 @@ func Strategies(caps []time.Duration) (chart.Explorable, error) {
 	if len(caps) == 0 {
 		return chart.Explorable{}, fmt.Errorf("explore: Strategies needs at least one cap")
 	}
+	lineup, err := synchrony.Lineup(synchrony.LessonBase, synchrony.LessonCap)
+	if err != nil {
+		return chart.Explorable{}, err
+	}
+	var names []string
+	for _, p := range lineup {
+		names = append(names, p.Name)
+	}
 	e := chart.Explorable{Controls: []chart.Control{
-		{Label: "policy", Values: synchrony.LessonPolicies, Start: 1, Buttons: true},
+		{Label: "policy", Values: names, Start: 1, Buttons: true},
 		{Label: "cap", Values: durations(caps), Start: index(caps, synchrony.LessonCap)},
 	}}
 	outage := chart.Span{From: 0, To: synchrony.LessonOutage.Seconds(), Label: "outage"}
-	for i := range synchrony.LessonPolicies {
+	for i := range names {
 		for _, cp := range caps {
 			policies, err := synchrony.Lineup(synchrony.LessonBase, cp)
 			if err != nil {
 				return chart.Explorable{}, err
 			}
 			p := policies[i : i+1]
-			c := synchrony.Lesson(nil)
+			c := synchrony.Lesson()
 			rows, err := synchrony.Table(c, p, synchrony.LessonSlot)
 			if err != nil {
 				return chart.Explorable{}, err

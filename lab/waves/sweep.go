@@ -187,3 +187,43 @@ func SweepSlots(c Config, widths []time.Duration) (SlotSweep, error) {
 	}
 	return SlotSweep{Config: c, Peaks: peaks}, nil
 }
+
+// PeakAt returns the peak the sweep measured at slot width w, or the zero
+// Peak if w is not one of its widths.
+func (s SlotSweep) PeakAt(w time.Duration) metrics.Peak {
+	for _, p := range s.Peaks {
+		if p.Width == w {
+			return p
+		}
+	}
+	return metrics.Peak{}
+}
+
+// SlotSweeps are the sweeps of several runs, in the order of their
+// configurations.
+type SlotSweeps []SlotSweep
+
+// Jitter returns the first sweep whose run has jitter width w, or the zero
+// SlotSweep if there is none.
+func (ss SlotSweeps) Jitter(w float64) SlotSweep {
+	for _, s := range ss {
+		if s.Config.Jitter == w {
+			return s
+		}
+	}
+	return SlotSweep{}
+}
+
+// SweepEach applies SweepSlots to every configuration, in order, at the
+// same widths. It stops at the first error, saying which run it was.
+func SweepEach(cs []Config, widths []time.Duration) (SlotSweeps, error) {
+	ss := make(SlotSweeps, len(cs))
+	for i, c := range cs {
+		s, err := SweepSlots(c, widths)
+		if err != nil {
+			return nil, fmt.Errorf("run %d of %d (%s): %w", i+1, len(cs), c.Label(), err)
+		}
+		ss[i] = s
+	}
+	return ss, nil
+}

@@ -7,6 +7,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/backofflab/backofflab/lab/metrics"
 )
 
 func TestExerciseIsTheLessonsTwoThousandClientRun(t *testing.T) {
@@ -308,4 +310,42 @@ func FuzzSteps(f *testing.F) {
 			t.Fatalf("Steps(%d, %d, %d) stops at %v before to", from, to, step, ds[len(ds)-1])
 		}
 	})
+}
+
+func TestSweepEachNamesEverySweep(t *testing.T) {
+	ss, err := SweepEach(Lesson().EachJitter(0, 1), SlotWidths())
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		name string
+		w    float64
+		at   time.Duration
+		want float64
+	}{
+		{"no jitter at 1ms", 0, time.Millisecond, 600000},
+		{"no jitter at 200ms", 0, 200 * time.Millisecond, 3000},
+		{"full width at 1ms", 1, time.Millisecond, 6000},
+		{"full width at 200ms", 1, 200 * time.Millisecond, 925},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			s := ss.Jitter(tc.w)
+			if s.Config.Jitter != tc.w {
+				t.Fatalf("Jitter(%v) is the sweep of %s", tc.w, s.Config.Label())
+			}
+			if p := s.PeakAt(tc.at); p.Width != tc.at || p.PerSecond() != tc.want {
+				t.Errorf("PeakAt(%v) = %v, want %v/s", tc.at, p, tc.want)
+			}
+		})
+	}
+	if p := ss.Jitter(0).PeakAt(3 * time.Millisecond); p != (metrics.Peak{}) {
+		t.Errorf("PeakAt a width not swept = %v, want the zero Peak", p)
+	}
+	if s := ss.Jitter(0.5); s.Config != (Config{}) || s.Peaks != nil {
+		t.Errorf("Jitter(0.5) of sweeps without it = %+v, want the zero SlotSweep", s)
+	}
+	_, err = SweepEach(Lesson().EachJitter(0, 3), SlotWidths())
+	if err == nil || !strings.Contains(err.Error(), "run 2 of 2") || !strings.Contains(err.Error(), "jitter") {
+		t.Errorf("SweepEach with a bad second config: error %v, want one naming run 2 and the jitter", err)
+	}
 }

@@ -38,10 +38,10 @@
 // notebook: the lesson's settings (Lesson, and Exercise with its
 // ExerciseCapacity) and their With modifiers, sweeps (Config.EachJitter and
 // its siblings with RunEach, whose Results name each run by its width;
-// SweepSlots over SlotWidths), tables (WriteTable, WriteSlotTable) and the
-// figures (Result.Figure, CompareFigure, Result.CapacityFigure,
-// OverlayFigure, SlotFigure, JitterFigure, BaseFigure), which lab/chart
-// draws.
+// SweepSlots and SweepEach over SlotWidths; OverSeeds over Seeds), tables
+// (WriteTable, WriteSlotTable, WriteSeedTable) and the figures
+// (Result.Figure, CompareFigure, Result.CapacityFigure, OverlayFigure,
+// SlotFigure, JitterFigure, BaseFigure), which lab/chart draws.
 package waves
 
 import (

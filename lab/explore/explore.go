@@ -41,14 +41,13 @@ func JitterPercents() []int {
 func JitterWidth() (chart.Explorable, error) {
 	percents := JitterPercents()
 	c := waves.Lesson()
-	cs := make([]waves.Config, len(percents))
+	widths := make([]float64, len(percents))
 	values := make([]string, len(percents))
 	for i, p := range percents {
-		cs[i] = c
-		cs[i].Jitter = float64(p) / 100
+		widths[i] = float64(p) / 100
 		values[i] = strconv.Itoa(p) + "%"
 	}
-	rs, err := waves.RunEach(cs)
+	rs, err := waves.RunEach(c.EachJitter(widths...))
 	if err != nil {
 		return chart.Explorable{}, err
 	}
@@ -94,20 +93,15 @@ const SlotView = 2 * time.Second
 // current width marked on both.
 func SlotWidth() (chart.Explorable, error) {
 	widths := waves.SlotWidths()
-	var sweeps []waves.SlotSweep
-	for _, c := range waves.Lesson().WithJitters(0, 1) {
-		s, err := waves.SweepSlots(c, widths)
-		if err != nil {
-			return chart.Explorable{}, err
-		}
-		sweeps = append(sweeps, s)
+	sweeps, err := waves.SweepEach(waves.Lesson().EachJitter(0, 1), widths)
+	if err != nil {
+		return chart.Explorable{}, err
 	}
 	curve := waves.SlotFigure(sweeps...)
 	curve.Size = chart.Size{Height: 2.5 * vg.Inch}
 	e := chart.Explorable{Controls: []chart.Control{{Label: "slot width", Values: durations(widths), Start: 7}}}
 	for i, w := range widths {
-		c := waves.Lesson()
-		c.Jitter, c.Slot = 1, w
+		c := waves.Lesson().WithJitter(1).WithSlot(w)
 		r, err := waves.Run(c)
 		if err != nil {
 			return chart.Explorable{}, err
@@ -156,9 +150,7 @@ func Capacity(bases []time.Duration, clients []int) (chart.Explorable, error) {
 	}}
 	for _, b := range bases {
 		for _, n := range clients {
-			c := waves.Exercise()
-			c.Base, c.Clients = b, n
-			r, err := waves.Run(c)
+			r, err := waves.Run(waves.Exercise().WithBase(b).WithClients(n))
 			if err != nil {
 				return chart.Explorable{}, err
 			}

@@ -22,9 +22,7 @@ func TestJitterWidthFramesAreTheLabsRuns(t *testing.T) {
 		t.Fatalf("%d frames, %d values; want %d", len(e.Frames), len(e.Controls[0].Values), len(percents))
 	}
 	for i, p := range percents {
-		c := waves.Lesson()
-		c.Jitter = float64(p) / 100
-		r, err := waves.Run(c)
+		r, err := waves.Run(waves.Lesson().WithJitter(float64(p) / 100))
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -12,20 +12,16 @@ import (
 // same lab/waves calls as the notebook cells that show them.
 func init() {
 	registerFigure("01-waves-histograms", func() (chart.Figure, error) {
-		rs, err := waves.RunEach(waves.Lesson().WithJitters(0, 1))
+		rs, err := waves.RunEach(waves.Lesson().EachJitter(0, 1))
 		if err != nil {
 			return nil, err
 		}
 		return waves.CompareFigure(rs...), nil
 	})
 	registerFigure("02-bucket-width-peaks", func() (chart.Figure, error) {
-		var sweeps []waves.SlotSweep
-		for _, c := range waves.Lesson().WithJitters(0, 1) {
-			s, err := waves.SweepSlots(c, waves.SlotWidths())
-			if err != nil {
-				return nil, err
-			}
-			sweeps = append(sweeps, s)
+		sweeps, err := waves.SweepEach(waves.Lesson().EachJitter(0, 1), waves.SlotWidths())
+		if err != nil {
+			return nil, err
 		}
 		return waves.SlotFigure(sweeps...), nil
 	})
@@ -41,7 +37,7 @@ func init() {
 		if err != nil {
 			return nil, err
 		}
-		return rs[2].Figure(), nil // 50 %
+		return rs.Jitter(0.5).Figure(), nil
 	})
 	registerFigure("03-jitter-width-all", func() (chart.Figure, error) {
 		rs, err := jitterWidthRuns()
@@ -58,7 +54,7 @@ func init() {
 		return r.CapacityFigure(waves.ExerciseCapacity)
 	})
 	registerFigure("04-two-thousand-clients-base", func() (chart.Figure, error) {
-		rs, err := waves.RunEach(waves.Exercise().WithBases(waves.Steps(time.Second, 4*time.Second, 100*time.Millisecond)...))
+		rs, err := waves.RunEach(waves.Exercise().EachBase(waves.Steps(time.Second, 4*time.Second, 100*time.Millisecond)...))
 		if err != nil {
 			return nil, err
 		}
@@ -68,6 +64,6 @@ func init() {
 
 // jitterWidthRuns runs the lesson at the jitter widths notebook 03
 // compares, once per program: its three figures share the runs.
-var jitterWidthRuns = sync.OnceValues(func() ([]waves.Result, error) {
-	return waves.RunEach(waves.Lesson().WithJitters(waves.JitterWidths()...))
+var jitterWidthRuns = sync.OnceValues(func() (waves.Results, error) {
+	return waves.RunEach(waves.Lesson().EachJitter(waves.JitterWidths()...))
 })

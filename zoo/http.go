@@ -26,58 +26,92 @@ type HTTPClient struct {
 	Name, Module, Settings string
 	// Fix marks a setting chosen to fix the defaults' storm behaviour.
 	Fix bool
-	// wrap builds client i's http.Client around base, its own connection
-	// pool; the library reports each wait it chooses to wait, through its
-	// own hook (a Backoff func, a retry listener, an Observer).
-	wrap func(i int, seed uint64, base *http.Transport, wait func(time.Duration)) *http.Client
+	// callers prepares one run against the server at url and returns what
+	// builds client i's call around base, its own connection pool. The call
+	// reports success with a nil error; the library reports each wait it
+	// chooses to wait, through its own hook (a Backoff func, a retry
+	// listener, an Observer, the retryer's RetryDelay).
+	callers func(seed uint64, url string) func(i int, base *http.Transport, wait func(time.Duration)) func(context.Context) error
+	// answer writes the server's reply, down during the outage; nil is a
+	// bare 503, then "ok".
+	answer func(w http.ResponseWriter, down bool)
+}
+
+// viaHTTP makes the callers of an HTTP library: wrap builds client i's
+// http.Client, whose one GET must end in a 200.
+func viaHTTP(wrap func(i int, seed uint64, base *http.Transport, wait func(time.Duration)) *http.Client) func(uint64, string) func(int, *http.Transport, func(time.Duration)) func(context.Context) error {
+	return func(seed uint64, url string) func(int, *http.Transport, func(time.Duration)) func(context.Context) error {
+		return func(i int, base *http.Transport, wait func(time.Duration)) func(context.Context) error {
+			client := wrap(i, seed, base, wait)
+			return func(ctx context.Context) error {
+				req, err := http.NewRequestWithContext(ctx, http.MethodGet, url, nil)
+				if err != nil {
+					return err
+				}
+				resp, err := client.Do(req)
+				if err != nil {
+					return err
+				}
+				io.Copy(io.Discard, resp.Body)
+				resp.Body.Close()
+				if resp.StatusCode != http.StatusOK {
+					return fmt.Errorf("%s", resp.Status)
+				}
+				return nil
+			}
+		}
+	}
 }
 
 // HTTPClients returns the HTTP clients the lesson runs over loopback: each
 // library's defaults, then a setting that fixes its storm behaviour.
 func HTTPClients() []HTTPClient {
 	quiet := func(c *retryablehttp.Client) *retryablehttp.Client { c.Logger = nil; return c }
-	return []HTTPClient{
+	clients := []HTTPClient{
 		{Name: "go-retryablehttp", Module: modRHTTP, Settings: "NewClient() defaults",
-			wrap: func(_ int, _ uint64, base *http.Transport, wait func(time.Duration)) *http.Client {
+			callers: viaHTTP(func(_ int, _ uint64, base *http.Transport, wait func(time.Duration)) *http.Client {
 				c := quiet(retryablehttp.NewClient())
 				c.HTTPClient = &http.Client{Transport: base}
 				c.Backoff = observed(c.Backoff, wait)
 				return c.StandardClient()
-			}},
+			})},
 		{Name: "go-retryablehttp", Module: modRHTTP, Fix: true,
 			Settings: "LinearJitterBackoff, 100 ms to 1 s, RetryMax 10",
-			wrap: func(_ int, _ uint64, base *http.Transport, wait func(time.Duration)) *http.Client {
+			callers: viaHTTP(func(_ int, _ uint64, base *http.Transport, wait func(time.Duration)) *http.Client {
 				c := quiet(retryablehttp.NewClient())
 				c.HTTPClient = &http.Client{Transport: base}
 				c.Backoff, c.RetryWaitMin, c.RetryWaitMax, c.RetryMax = observed(retryablehttp.LinearJitterBackoff, wait), 100*time.Millisecond, time.Second, 10
 				return c.StandardClient()
-			}},
+			})},
 		{Name: "failsafehttp", Module: modFailsafe, Settings: "NewRetryPolicyBuilder() defaults",
-			wrap: func(_ int, _ uint64, base *http.Transport, wait func(time.Duration)) *http.Client {
+			callers: viaHTTP(func(_ int, _ uint64, base *http.Transport, wait func(time.Duration)) *http.Client {
 				p := failsafehttp.NewRetryPolicyBuilder().OnRetryScheduled(scheduled(wait)).Build()
 				return &http.Client{Transport: failsafehttp.NewRoundTripper(base, p)}
-			}},
+			})},
 		{Name: "failsafehttp", Module: modFailsafe, Fix: true,
 			Settings: "WithBackoff(100 ms, 1 s), WithJitterFactor(0.5), 20 retries",
-			wrap: func(_ int, _ uint64, base *http.Transport, wait func(time.Duration)) *http.Client {
+			callers: viaHTTP(func(_ int, _ uint64, base *http.Transport, wait func(time.Duration)) *http.Client {
 				p := failsafehttp.NewRetryPolicyBuilder().WithBackoff(100*time.Millisecond, time.Second).WithJitterFactor(0.5).WithMaxRetries(20).
 					OnRetryScheduled(scheduled(wait)).Build()
 				return &http.Client{Transport: failsafehttp.NewRoundTripper(base, p)}
-			}},
+			})},
 		{Name: "backofflab retry", Module: modThis, Settings: "NewTransport defaults",
-			wrap: func(i int, seed uint64, base *http.Transport, wait func(time.Duration)) *http.Client {
+			callers: viaHTTP(func(i int, seed uint64, base *http.Transport, wait func(time.Duration)) *http.Client {
 				return &http.Client{Transport: mustTransport(retry.TransportConfig{Base: base,
 					Config: retry.Config{Rand: rand.New(rand.NewPCG(seed, uint64(i))), Observer: observer(wait)}})}
-			}},
+			})},
 		{Name: "backofflab retry", Module: modThis, Fix: true,
 			Settings: "full jitter 100 ms to 1 s, MaxAttempts 20, no budget, no breaker",
-			wrap: func(i int, seed uint64, base *http.Transport, wait func(time.Duration)) *http.Client {
+			callers: viaHTTP(func(i int, seed uint64, base *http.Transport, wait func(time.Duration)) *http.Client {
 				return &http.Client{Transport: mustTransport(retry.TransportConfig{Base: base,
 					Config: retry.Config{Rand: rand.New(rand.NewPCG(seed, uint64(i))), MaxAttempts: 20, DisableBreaker: true, DisableBudget: true,
 						Observer: observer(wait),
 						Policy:   schedule.FullJitter{Base: 100 * time.Millisecond, Cap: time.Second}}})}
-			}},
+			})},
 	}
+	// The AWS SDK's rows go before this repository's own.
+	at := slices.IndexFunc(clients, func(c HTTPClient) bool { return c.Module == modThis })
+	return slices.Insert(clients, at, AWSClients()...)
 }
 
 // observed wraps a retryablehttp Backoff so that wait sees every wait it returns.
@@ -127,16 +161,23 @@ type HTTPResult struct {
 	LastServed time.Duration
 }
 
+// Limits on RunHTTP's clients and outage: each client holds a socket open,
+// and the run takes the outage and then some in real time.
+const (
+	MaxHTTPClients = 1000
+	MaxHTTPOutage  = time.Minute
+)
+
 // RunHTTP runs clients clients of c, each with its own connection opened
 // beforehand, against a local server that answers 503 for the first outage
 // and 200 after; all send one GET together. It runs in real time, so its
 // figures vary by a few milliseconds from run to run.
 func RunHTTP(ctx context.Context, c HTTPClient, clients int, outage time.Duration, seed uint64) (HTTPResult, error) {
-	if clients < 1 || clients > 1000 {
-		return HTTPResult{}, fmt.Errorf("zoo: RunHTTP clients = %d, want 1 to 1000", clients)
+	if clients < 1 || clients > MaxHTTPClients {
+		return HTTPResult{}, fmt.Errorf("zoo: RunHTTP clients = %d, want 1 to %d", clients, MaxHTTPClients)
 	}
-	if outage <= 0 || outage > time.Minute {
-		return HTTPResult{}, fmt.Errorf("zoo: RunHTTP outage = %v, want more than 0 and at most 1m", outage)
+	if outage <= 0 || outage > MaxHTTPOutage {
+		return HTTPResult{}, fmt.Errorf("zoo: RunHTTP outage = %v, want more than 0 and at most %v", outage, MaxHTTPOutage)
 	}
 	var (
 		mu       sync.Mutex
@@ -144,26 +185,34 @@ func RunHTTP(ctx context.Context, c HTTPClient, clients int, outage time.Duratio
 		running  bool
 		arrivals []time.Duration
 	)
+	answer := c.answer
+	if answer == nil {
+		answer = func(w http.ResponseWriter, down bool) {
+			if down {
+				w.WriteHeader(http.StatusServiceUnavailable)
+				return
+			}
+			io.WriteString(w, "ok")
+		}
+	}
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		io.Copy(io.Discard, r.Body)
 		mu.Lock()
 		at, counted := time.Since(start), running
 		if counted {
 			arrivals = append(arrivals, at)
 		}
 		mu.Unlock()
-		if counted && at < outage {
-			w.WriteHeader(http.StatusServiceUnavailable)
-			return
-		}
-		io.WriteString(w, "ok")
+		answer(w, counted && at < outage)
 	}))
 	defer srv.Close()
-	cs := make([]*http.Client, clients)
+	build := c.callers(seed, srv.URL)
+	calls := make([]func(context.Context) error, clients)
 	waits := make([][]time.Duration, clients)
-	for i := range cs {
+	for i := range calls {
 		base := &http.Transport{MaxIdleConnsPerHost: 1}
 		defer base.CloseIdleConnections()
-		cs[i] = c.wrap(i, seed, base, func(d time.Duration) {
+		calls[i] = build(i, base, func(d time.Duration) {
 			mu.Lock()
 			waits[i] = append(waits[i], d)
 			mu.Unlock()
@@ -181,17 +230,10 @@ func RunHTTP(ctx context.Context, c HTTPClient, clients int, outage time.Duratio
 	mu.Lock()
 	start, running = time.Now(), true
 	mu.Unlock()
-	for i, client := range cs {
+	for i, call := range calls {
 		wg.Go(func() {
 			served[i] = -1
-			req, _ := http.NewRequestWithContext(ctx, http.MethodGet, srv.URL, nil)
-			resp, err := client.Do(req)
-			if err != nil {
-				return
-			}
-			io.Copy(io.Discard, resp.Body)
-			resp.Body.Close()
-			if resp.StatusCode == http.StatusOK {
+			if call(ctx) == nil {
 				served[i] = time.Since(start)
 			}
 		})

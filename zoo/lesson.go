@@ -142,12 +142,13 @@ func WriteRetryAfter(w io.Writer, results []Result, wait time.Duration) error {
 // WriteHTTP writes the loopback runs with figures that the network's few
 // milliseconds of noise cannot move: the first wait each library chose (as
 // the library reported it: exactly equal for every client, or spread, with
-// the range where the draws are seeded), how many clients got an answer, and
-// the half second in which the last one did (for the jittered settings, only
-// that it varies).
+// the range where the draws are seeded), how many retries reached the server
+// (for the settings that fix a library, only that it varies), how many
+// clients got an answer, and the half second in which the last one did (for
+// the fixing settings, jittered, only that it varies).
 func WriteHTTP(w io.Writer, results []HTTPResult) error {
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
-	fmt.Fprintln(tw, "library\tsettings\tfirst waits\tgot an answer\tlast answer")
+	fmt.Fprintln(tw, "library\tsettings\tfirst waits\tretries\tgot an answer\tlast answer")
 	for _, r := range results {
 		first := "-"
 		if len(r.FirstWaits) > 0 {
@@ -161,16 +162,20 @@ func WriteHTTP(w io.Writer, results []HTTPResult) error {
 				first = "spread (varies)"
 			}
 		}
+		retries := fmt.Sprint(len(r.Retries))
 		last := "-"
 		if r.Served > 0 {
 			half := 500 * time.Millisecond
 			lo := r.LastServed / half * half
 			last = fmt.Sprintf("%g to %g s", lo.Seconds(), (lo + half).Seconds())
-			if r.Fix {
-				last = "varies" // jittered: draws or the network's noise move it
+		}
+		if r.Fix {
+			retries = "varies" // jittered: draws or the network's noise move it
+			if r.Served > 0 {
+				last = "varies"
 			}
 		}
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%d\t%s\n", r.Name, r.Settings, first, r.Served, last)
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%d\t%s\n", r.Name, r.Settings, first, retries, r.Served, last)
 	}
 	return tw.Flush()
 }

@@ -64,3 +64,36 @@ func TestBadArguments(t *testing.T) {
 		}
 	}
 }
+
+// --http runs the HTTP clients over loopback, the AWS SDK's SQS client
+// among them, and prints one row each with seeded false.
+func TestHTTP(t *testing.T) {
+	if testing.Short() {
+		t.Skip("real sockets and about 2 s of real time")
+	}
+	var out bytes.Buffer
+	if err := run([]string{"--http", "--json", "--clients", "10", "--outage", "300ms"}, &out); err != nil {
+		t.Fatal(err)
+	}
+	var rows []map[string]any
+	if err := json.Unmarshal(out.Bytes(), &rows); err != nil {
+		t.Fatal(err)
+	}
+	aws := 0
+	for _, r := range rows {
+		if r["seeded"] != false {
+			t.Errorf("%v: seeded %v, want false over real sockets", r["name"], r["seeded"])
+		}
+		if r["name"] == "aws-sdk-go-v2 retry" {
+			aws++
+		}
+	}
+	if aws == 0 {
+		t.Errorf("no AWS SDK row in %s", out.String())
+	}
+	for _, args := range [][]string{{"--http", "--clients", "1001"}, {"--http", "--outage", "2m"}} {
+		if err := run(args, &bytes.Buffer{}); err == nil {
+			t.Errorf("run(%q) succeeded", args)
+		}
+	}
+}

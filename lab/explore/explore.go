@@ -20,6 +20,7 @@ import (
 	"gonum.org/v1/plot/vg"
 
 	"github.com/backofflab/backofflab/lab/chart"
+	"github.com/backofflab/backofflab/lab/schedule"
 	"github.com/backofflab/backofflab/lab/synchrony"
 	"github.com/backofflab/backofflab/lab/waves"
 )
@@ -195,7 +196,8 @@ const StrategyView = 40 * time.Second
 
 // Strategies returns the strategies explorable of the Strategies lesson:
 // synchrony.Lesson's thousand clients under each policy of the lesson's
-// synchrony.Lineup (buttons) and each cap of caps (a slider),
+// synchrony.Lineup (buttons, which show each name's schedule.Label) and
+// each cap of caps (a slider),
 // base synchrony.LessonBase. Each frame shows the retries per
 // [StrategySlot] over [StrategyView], the outage shaded, and the readout the
 // row of the lesson's table for that policy and cap.
@@ -207,16 +209,16 @@ func Strategies(caps []time.Duration) (chart.Explorable, error) {
 	if err != nil {
 		return chart.Explorable{}, err
 	}
-	var names []string
+	var labels []string
 	for _, p := range lineup {
-		names = append(names, p.Name)
+		labels = append(labels, schedule.Label(p.Name))
 	}
 	e := chart.Explorable{Controls: []chart.Control{
-		{Label: "policy", Values: names, Start: 1, Buttons: true},
+		{Label: "policy", Values: labels, Start: 1, Buttons: true},
 		{Label: "cap", Values: durations(caps), Start: index(caps, synchrony.LessonCap)},
 	}}
 	outage := chart.Span{From: 0, To: synchrony.LessonOutage.Seconds(), Label: "outage"}
-	for i := range names {
+	for i := range lineup {
 		for _, cp := range caps {
 			policies, err := synchrony.Lineup(synchrony.LessonBase, cp)
 			if err != nil {
@@ -233,11 +235,12 @@ func Strategies(caps []time.Duration) (chart.Explorable, error) {
 				return chart.Explorable{}, err
 			}
 			h := stack.Panels[0].(chart.Histogram)
-			h.Title = fmt.Sprintf("%s, cap %v: retries per %v", p[0].Name, cp, StrategySlot)
-			r := rows[0]
+			label := schedule.Label(p[0].Name)
+			h.Title = fmt.Sprintf("%s, cap %v: retries per %v", label, cp, StrategySlot)
+			r := rows.Of(p[0].Name)
 			e.Frames = append(e.Frames, chart.Frame{Panels: []chart.Drawable{h},
 				Readout: fmt.Sprintf("%s, cap %v: %d attempts, retry peak %d per %v, CV %.2f, %d recovered, last success at %v",
-					r.Policy, cp, r.Attempts, r.Peak.Count, r.Peak.Width, r.CV, r.Recovered, r.Last.Round(time.Millisecond))})
+					label, cp, r.Attempts, r.Peak.Count, r.Peak.Width, r.CV, r.Recovered, r.Last.Round(time.Millisecond))})
 		}
 	}
 	return e, nil

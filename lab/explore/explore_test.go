@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/backofflab/backofflab/lab/chart"
+	"github.com/backofflab/backofflab/lab/schedule"
 	"github.com/backofflab/backofflab/lab/waves"
 )
 
@@ -64,6 +65,12 @@ func TestExplorablesBuild(t *testing.T) {
 	strategies, err := Strategies(StrategyCaps())
 	if err != nil || len(strategies.Frames) != 4*len(StrategyCaps()) {
 		t.Fatalf("Strategies: %d frames, %v", len(strategies.Frames), err)
+	}
+	if got := strategies.Controls[0].Values; len(got) != 4 || got[0] != schedule.Label(schedule.NameExponential) || got[1] != schedule.Label(schedule.NameFull) {
+		t.Errorf("Strategies buttons %q, want the lineup's labels, exponential (no jitter) then full jitter first", got)
+	}
+	if r := strategies.Frames[len(StrategyCaps())].Readout; !strings.HasPrefix(r, "full jitter, cap 1s: ") {
+		t.Errorf("Strategies readout %q, want it to start with the label of full jitter and the cap", r)
 	}
 	for _, e := range []chart.Explorable{slot, capacity, strategies} {
 		if _, err := e.HTML(); err != nil {

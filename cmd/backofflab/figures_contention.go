@@ -30,5 +30,5 @@ func init() {
 // policies, 10 to 190 clients, 100 runs each. It runs once per program, the
 // first time a figure asks for it; both figures draw from that one sweep.
 var brookerSweep = sync.OnceValues(func() (contention.Means, error) {
-	return contention.Sweep(contention.Lesson(), contention.SweepClients(), contention.Lineup(), 100)
+	return contention.BrookerSweep(100)
 })

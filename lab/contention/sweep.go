@@ -2,11 +2,13 @@ package contention
 
 import (
 	"fmt"
+	"hash/fnv"
 	"runtime"
 	"slices"
 	"sync"
 	"time"
 
+	"github.com/backofflab/backofflab/lab"
 	"github.com/backofflab/backofflab/lab/lcg"
 )
 
@@ -139,6 +141,24 @@ func Sweep(base Config, clients []int, policies []string, runs int) (Means, erro
 	close(next)
 	wg.Wait()
 	return out, nil
+}
+
+// SweepOnce returns what Sweep returns for the same arguments, computed at
+// most once per notebook kernel (see lab.Remember): cells that show one
+// sweep share one computation. The remembered value is named after every
+// argument, so a sweep with other arguments is computed afresh.
+func SweepOnce(base Config, clients []int, policies []string, runs int) (Means, error) {
+	h := fnv.New64a()
+	fmt.Fprintf(h, "%+v|%v|%q|%d", base, clients, policies, runs)
+	name := fmt.Sprintf("contention-sweep-%d-runs-%x", runs, h.Sum64())
+	return lab.Remember(name, func() (Means, error) { return Sweep(base, clients, policies, runs) })
+}
+
+// BrookerSweep is Brooker's whole experiment, computed at most once per
+// notebook kernel: the lesson's five policies (Lineup) at 10 to 190 clients
+// (SweepClients) on his parameters (Lesson), runs runs per point.
+func BrookerSweep(runs int) (Means, error) {
+	return SweepOnce(Lesson(), SweepClients(), Lineup(), runs)
 }
 
 // Curve is one policy's line through a sweep, ready to plot against the

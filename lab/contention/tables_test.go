@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/backofflab/backofflab/lab"
 	"github.com/backofflab/backofflab/lab/schedule"
 )
 
@@ -83,5 +84,36 @@ func TestVersusAndCrossover(t *testing.T) {
 	}
 	if got := ms.Curves().Versus(schedule.NameEqual, schedule.NameFull); got != nil {
 		t.Errorf("Versus with a missing policy = %+v, want nil", got)
+	}
+}
+
+// SweepOnce computes a sweep once per kernel: in a kernel, a second call
+// with the same arguments reads the first call's result back, and a call
+// with other arguments computes its own.
+func TestSweepOnce(t *testing.T) {
+	t.Setenv(lab.KernelDirEnv, t.TempDir())
+	policies := []string{schedule.NameFull}
+	a, err := SweepOnce(Lesson(), []int{10}, policies, 2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, _ := Sweep(Lesson(), []int{10}, policies, 2)
+	if len(a) != 1 || a[0] != want[0] {
+		t.Fatalf("SweepOnce = %+v, want Sweep's %+v", a, want)
+	}
+	b, _ := SweepOnce(Lesson(), []int{10}, policies, 2)
+	if len(b) != 1 || b[0] != a[0] {
+		t.Errorf("second call %+v, want the first's %+v", b, a)
+	}
+	other, _ := SweepOnce(Lesson().WithSeed(7), []int{10}, policies, 2)
+	if other[0] == a[0] {
+		t.Errorf("another seed gave the remembered sweep %+v", other)
+	}
+	if _, err := SweepOnce(Lesson(), nil, policies, 2); err == nil {
+		t.Error("SweepOnce with no client counts: no error")
+	}
+	ms, err := BrookerSweep(1)
+	if err != nil || len(ms) != len(Lineup())*len(SweepClients()) {
+		t.Errorf("BrookerSweep(1): %d means, %v", len(ms), err)
 	}
 }

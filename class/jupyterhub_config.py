@@ -47,7 +47,9 @@ c.Spawner.start_timeout = 120
 c.Spawner.http_timeout = 120
 c.Spawner.env_keep = ["PATH", "LANG", "LC_ALL", "BACKOFFLAB_PROC_TAG", "BACKOFFLAB_TEST_RUN", "BACKOFFLAB_CLASS_RUN",
                       # the kernel's class mode and its limits (see scripts/kernel)
-                      "BACKOFFLAB_CLASS", "BACKOFFLAB_CPU_SECONDS", "BACKOFFLAB_MEMORY_MB"]
+                      "BACKOFFLAB_CLASS", "BACKOFFLAB_CPU_SECONDS", "BACKOFFLAB_MEMORY_MB",
+                      # the shared cell programs (see class/cellcache.py, class/bin/go)
+                      "BACKOFFLAB_CELLS_SOCKET", "BACKOFFLAB_CELLS_PYTHON"]
 def copy_lessons(home, uid, gid):
     """Copies the lessons and the exercise notebooks into a learner's home, once."""
     stamp = os.path.join(home, ".backofflab-lessons")

@@ -1,7 +1,6 @@
 //go:build classroom
 
-// Run with: go test -tags classroom ./internal/classroom (as root). Not part of scripts/test until
-// the nbgrader round trip passes from a fresh clone: there, "nbgrader submit" as a learner exits 1.
+// Run with: go test -tags classroom ./internal/classroom (as root; scripts/test does).
 
 package classroom
 
@@ -109,11 +108,15 @@ func (c *class) stop(t *testing.T) {
 	if left := proctag.Stop(c.tag, 5*time.Second); len(left) > 0 {
 		t.Errorf("scripts/class --stop left processes running (now killed): %v", left)
 	}
-	for _, u := range append(c.learners, c.instructor) {
+	for _, u := range append(c.learners, c.instructor, "blc-"+c.instance) { // (blc-: the cell programs' account)
 		if _, err := user.Lookup(u); err == nil {
 			t.Errorf("scripts/class --stop left the account %s (now removed)", u)
 			_ = exec.Command("userdel", "-r", u).Run()
 		}
+	}
+	if cells := "/var/cache/backofflab/cells-" + c.instance; exists(cells) {
+		t.Errorf("scripts/class --stop left the cell programs in %s (now removed)", cells)
+		_ = os.RemoveAll(cells)
 	}
 	_ = os.RemoveAll(filepath.Join(c.repo, ".cache", "class", c.instance))
 }
@@ -150,14 +153,22 @@ func (c *class) cell(t *testing.T, u, code string) cellResult {
 	return r
 }
 
-// as runs a command as the account u, in dir, with the class's configuration for role.
+// as runs a command as the account u, in dir, with the class's configuration for role, in the
+// environment of a fresh login: nothing of the test's own leaks in (scripts/test exports
+// JUPYTER_DATA_DIR, a root-owned folder, where "nbgrader submit" would keep its cache and fail).
 func (c *class) as(t *testing.T, u, role, dir string, args ...string) string {
 	t.Helper()
 	home := filepath.Join("/home", u)
-	full := append([]string{"-u", u, "--", "env", "HOME=" + home, "USER=" + u,
+	full := []string{"-u", u, "--", "env", "-i", "HOME=" + home, "USER=" + u, "LOGNAME=" + u, "LANG=C.UTF-8",
 		"PATH=" + filepath.Join(c.venv(), "bin") + ":" + os.Getenv("PATH"),
 		"JUPYTER_CONFIG_PATH=" + filepath.Join(c.config, role),
-		"BACKOFFLAB_CLASS=1"}, args...)
+		"BACKOFFLAB_CLASS=1"}
+	for _, kv := range c.env(os.Environ()) { // the marks that find what this test started
+		if strings.HasPrefix(kv, proctag.Var+"=") || strings.HasPrefix(kv, "BACKOFFLAB_TEST_RUN=") {
+			full = append(full, kv)
+		}
+	}
+	full = append(full, args...)
 	cmd := exec.Command("runuser", full...)
 	cmd.Dir = dir
 	cmd.Env = c.env(os.Environ())
@@ -166,6 +177,11 @@ func (c *class) as(t *testing.T, u, role, dir string, args ...string) string {
 		t.Fatalf("%s as %s: %v\n%s", strings.Join(args, " "), u, err, out)
 	}
 	return string(out)
+}
+
+func exists(path string) bool {
+	_, err := os.Stat(path)
+	return err == nil
 }
 
 func freePort(t *testing.T) int {
@@ -249,6 +265,43 @@ func main() {
 		}
 		if r := c.cell(t, a, `import "fmt"`+"\nfunc main() { fmt.Println(\"still here\") }"); r.Failed || !strings.Contains(r.Output, "still here") {
 			t.Errorf("A's next cell after the runaways: %+v", r)
+		}
+	})
+
+	t.Run("CellProgramsShared", func(t *testing.T) {
+		// The same cell in A's kernel, then in B's: B gets the program the cache built for A.
+		code := `import "fmt"` + "\nfunc main() { fmt.Println(\"shared\", 6*7) }"
+		for _, u := range []string{a, b} {
+			if r := c.cell(t, u, code); r.Failed || !strings.Contains(r.Output, "shared 42") {
+				t.Fatalf("%s's cell: %+v", u, r)
+			}
+		}
+		log, err := os.ReadFile(filepath.Join(c.repo, ".cache", "class", c.instance, "state", "cells.log"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		ub, err := user.Lookup(b)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !strings.Contains(string(log), "uid="+ub.Uid+" hit ") {
+			t.Errorf("B's run of the cell A ran first was not served from the cache; the cache's log:\n%s", log)
+		}
+		// A learner's cell can neither add a program to the cache nor change one in it.
+		programs := filepath.Join("/var/cache/backofflab", "cells-"+c.instance, "programs")
+		r := c.cell(t, a, fmt.Sprintf(`import ("fmt"; "os"; "path/filepath")
+func main() {
+	fmt.Println("add:", os.WriteFile(%q, []byte("x"), 0o755))
+	progs, _ := filepath.Glob(%q)
+	for _, p := range progs {
+		f, err := os.OpenFile(p, os.O_WRONLY, 0)
+		if err == nil { f.Close() }
+		fmt.Println("change:", err)
+	}
+	fmt.Println("programs:", len(progs))
+}`, filepath.Join(programs, "evil"), filepath.Join(programs, "*")))
+		if r.Failed || strings.Count(r.Output, "permission denied") < 3 || strings.Contains(r.Output, "<nil>") {
+			t.Errorf("A's cell writing into the cache: want every write refused (permission denied), got %+v", r)
 		}
 	})
 

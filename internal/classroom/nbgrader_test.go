@@ -1,7 +1,6 @@
 //go:build classroom
 
-// Run with: go test -tags classroom ./internal/classroom (as root). Not part of scripts/test until
-// the nbgrader round trip passes from a fresh clone: there, "nbgrader submit" as a learner exits 1.
+// Run with: go test -tags classroom ./internal/classroom (as root; scripts/test does).
 
 package classroom
 

@@ -1,0 +1,262 @@
+package classroom
+
+import (
+	"archive/tar"
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"net"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/backofflab/backofflab/internal/jupytertest"
+)
+
+// cellCache is class/cellcache.py's daemon serving a small checkout of its own, and the kernels'
+// folders beside its build folders (GoNB's /tmp/gonb_ID, here under one temporary folder).
+type cellCache struct {
+	script, repo, tmp, socket, programs string
+	env                                 []string
+}
+
+func startCellCache(t *testing.T) *cellCache {
+	t.Helper()
+	py, err := exec.LookPath("python3")
+	if err != nil {
+		t.Fatal("the cell cache is a Python program: python3 is needed")
+	}
+	root := t.TempDir()
+	cc := &cellCache{
+		script:   filepath.Join(jupytertest.Repo(), "class", "cellcache.py"),
+		repo:     filepath.Join(root, "repo"),
+		tmp:      filepath.Join(root, "tmp"),
+		socket:   filepath.Join(root, "cells.sock"),
+		programs: filepath.Join(root, "cache", "programs"),
+	}
+	cc.env = append(os.Environ(), "TMPDIR="+cc.tmp, "GOFLAGS=-ldflags=-s", "GOPROXY=off", "GOTOOLCHAIN=local", "GOWORK=", "GOTELEMETRY=off")
+	must(t, os.MkdirAll(cc.tmp, 0o755))
+	cc.writeRepo(t, "42")
+	cmd := exec.Command(py, cc.script, "serve", "--socket", cc.socket, "--cache", filepath.Dir(cc.programs), "--repo", cc.repo, "--slots", "1")
+	cmd.Env = cc.env
+	var log bytes.Buffer
+	cmd.Stderr = &log
+	must(t, cmd.Start())
+	t.Cleanup(func() {
+		_ = cmd.Process.Kill()
+		_ = cmd.Wait()
+		if t.Failed() {
+			t.Logf("the daemon's log:\n%s", log.String())
+		}
+	})
+	for i := 0; ; i++ {
+		if _, err := os.Stat(cc.socket); err == nil {
+			break
+		}
+		if i == 300 {
+			t.Fatalf("the cell cache did not start:\n%s", log.String())
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	return cc
+}
+
+func must(t *testing.T, err error) {
+	t.Helper()
+	if err != nil {
+		t.Fatal(err)
+	}
+}
+
+// writeRepo writes the checkout: a module with one package, whose Answer returns answer.
+func (cc *cellCache) writeRepo(t *testing.T, answer string) {
+	t.Helper()
+	must(t, os.MkdirAll(filepath.Join(cc.repo, "p"), 0o755))
+	must(t, os.WriteFile(filepath.Join(cc.repo, "go.mod"), []byte("module example.com/fakelab\n\ngo 1.26\n"), 0o644))
+	must(t, os.WriteFile(filepath.Join(cc.repo, "p", "p.go"), []byte("package p\n\n// Answer is the answer.\nfunc Answer() int { return "+answer+" }\n"), 0o644))
+}
+
+// kernel makes a kernel's folder as GoNB does (module gonb_ID, a go.work using the checkout) with
+// the cell's main.go; it returns the folder.
+func (cc *cellCache) kernel(t *testing.T, id, main string) string {
+	t.Helper()
+	d := filepath.Join(cc.tmp, "gonb_"+id)
+	must(t, os.MkdirAll(d, 0o700))
+	must(t, os.WriteFile(filepath.Join(d, "go.mod"), []byte("module gonb_"+id+"\n\ngo 1.26\n\nreplace example.com/fakelab => "+cc.repo+"\n"), 0o644))
+	must(t, os.WriteFile(filepath.Join(d, "go.work"), []byte("go 1.26\n\nuse (\n\t.\n\t"+cc.repo+"\n)\n"), 0o644))
+	must(t, os.WriteFile(filepath.Join(d, "main.go"), []byte(main), 0o644))
+	return d
+}
+
+// build runs the client as class/bin/go does for GoNB's build in kernel folder d; it returns the
+// client's exit code and what it said.
+func (cc *cellCache) build(t *testing.T, d string, env ...string) (int, string) {
+	t.Helper()
+	cmd := exec.Command("python3", cc.script, "build", "-o", filepath.Join(d, filepath.Base(d)))
+	cmd.Dir = d
+	cmd.Env = append(append(cc.env, "GONB_TMP_DIR="+d, "BACKOFFLAB_CELLS_SOCKET="+cc.socket, "BACKOFFLAB_CELLS_VERBOSE=1"), env...)
+	out, err := cmd.CombinedOutput()
+	if ee, ok := err.(*exec.ExitError); ok {
+		return ee.ExitCode(), string(out)
+	} else if err != nil {
+		t.Fatal(err)
+	}
+	return 0, string(out)
+}
+
+// run runs kernel folder d's program.
+func run(t *testing.T, d string, args ...string) string {
+	t.Helper()
+	out, _ := exec.Command(filepath.Join(d, filepath.Base(d)), args...).CombinedOutput()
+	return string(out)
+}
+
+const answerCell = `package main
+
+import (
+	"fmt"
+	"os"
+
+	"example.com/fakelab/p"
+)
+
+func main() {
+	if len(os.Args) > 1 {
+		panic("asked to panic")
+	}
+	fmt.Println(p.Answer())
+}
+`
+
+func TestCellCacheKeying(t *testing.T) {
+	cc := startCellCache(t)
+	want := func(d, status, output string) {
+		t.Helper()
+		code, said := cc.build(t, d)
+		if code != 0 || !strings.HasPrefix(said, "cellcache: "+status+" ") {
+			t.Fatalf("build in %s: exit %d, said %q; want exit 0 and %q", filepath.Base(d), code, said, status)
+		}
+		if got := strings.TrimSpace(run(t, d)); got != output {
+			t.Fatalf("the program of %s printed %q, want %q", filepath.Base(d), got, output)
+		}
+	}
+	k1 := cc.kernel(t, "0000aaaa", answerCell)
+	want(k1, "built", "42")
+	// The same cell in another kernel (another module name): the program the first one built.
+	k2 := cc.kernel(t, "1111bbbb", answerCell)
+	want(k2, "hit", "42")
+	// Its stack traces name the kernel's own main.go (GoNB maps those lines to the cell's).
+	trace := run(t, k2, "panic")
+	if !strings.Contains(trace, filepath.Join(k2, "main.go")+":") || strings.Contains(trace, filepath.Join(cc.tmp, "gcell")) {
+		t.Errorf("a shared program's stack trace should name %s/main.go and no build folder of the cache:\n%s", k2, trace)
+	}
+	// Another cell: built.
+	k3 := cc.kernel(t, "2222cccc", strings.Replace(answerCell, "p.Answer()", "p.Answer()+1", 1))
+	want(k3, "built", "43")
+	// A changed source of the checkout: every cell that imports it is built again.
+	cc.writeRepo(t, "7")
+	want(k1, "built", "7")
+	want(k2, "hit", "7")
+	// A new file in the checkout, too (the package's content changed, though no file we had did).
+	must(t, os.WriteFile(filepath.Join(cc.repo, "p", "more.go"), []byte("package p\n\n// More is more.\nconst More = 1\n"), 0o644))
+	want(k1, "built", "7")
+}
+
+func TestCellCacheSafety(t *testing.T) {
+	cc := startCellCache(t)
+	refused := func(name, d, reason string, env ...string) {
+		t.Helper()
+		code, said := cc.build(t, d, env...)
+		if code != 3 || !strings.Contains(said, reason) {
+			t.Errorf("%s: exit %d, said %q; want exit 3 (build as usual), saying %q", name, code, said, reason)
+		}
+	}
+	// Code from outside the checkout and the module cache: a folder a learner can write.
+	elsewhere := filepath.Join(t.TempDir(), "evil")
+	must(t, os.MkdirAll(filepath.Join(elsewhere, "p"), 0o755))
+	must(t, os.WriteFile(filepath.Join(elsewhere, "go.mod"), []byte("module example.com/fakelab\n\ngo 1.26\n"), 0o644))
+	must(t, os.WriteFile(filepath.Join(elsewhere, "p", "p.go"), []byte("package p\n\nfunc Answer() int { return 666 }\n"), 0o644))
+	d := cc.kernel(t, "3333dddd", answerCell)
+	must(t, os.WriteFile(filepath.Join(d, "go.mod"), []byte("module gonb_3333dddd\n\ngo 1.26\n\nreplace (\n\texample.com/fakelab => "+elsewhere+"\n)\n"), 0o644))
+	refused("a replace pointing outside the checkout", d, "only the checkout")
+	d = cc.kernel(t, "4444eeee", answerCell)
+	must(t, os.WriteFile(filepath.Join(d, "go.work"), []byte("go 1.26\n\nuse .\nuse "+elsewhere+"\n"), 0o644))
+	refused("a go.work using a folder outside the checkout", d, "only the cell's folder and the checkout")
+	d = cc.kernel(t, "5555ffff", answerCell)
+	must(t, os.WriteFile(filepath.Join(d, "go.work"), []byte("go 1.26\n\nuse .\nuse "+filepath.Join(cc.repo, ".cache", "x")+"\n"), 0o644))
+	refused("a go.work using the checkout's caches", d, "only the cell's folder and the checkout")
+	// Build settings of the learner's own: GOFLAGS (e.g. -toolexec) is the class's, or no cache.
+	d = cc.kernel(t, "6666aaaa", answerCell)
+	refused("other GOFLAGS", d, "GOFLAGS differs", "GOFLAGS=-toolexec=/bin/true")
+	refused("another C compiler", d, "CC differs", "CC=/tmp/mycc")
+	// Sources a cell does not have.
+	must(t, os.WriteFile(filepath.Join(d, "x.c"), []byte("int x;\n"), 0o644))
+	refused("C files in the kernel's folder", d, "not a plain cell")
+	// Requests made by hand: only plain files with plain names.
+	for _, tc := range []struct {
+		name string
+		hdr  tar.Header
+	}{
+		{"a path out of the build folder", tar.Header{Name: "../main.go", Typeflag: tar.TypeReg, Size: 13, Mode: 0o644}},
+		{"a symbolic link", tar.Header{Name: "main.go", Typeflag: tar.TypeSymlink, Linkname: "/etc/shadow", Mode: 0o777}},
+		{"a file a cell does not have", tar.Header{Name: "evil.syso", Typeflag: tar.TypeReg, Size: 13, Mode: 0o644}},
+	} {
+		var b bytes.Buffer
+		b.WriteString(`{"protocol": "backofflab-cellcache-1", "env": {"GOFLAGS": "-ldflags=-s"}}` + "\n")
+		tw := tar.NewWriter(&b)
+		must(t, tw.WriteHeader(&tc.hdr))
+		if tc.hdr.Size > 0 {
+			_, err := tw.Write([]byte("package main\n"))
+			must(t, err)
+		}
+		must(t, tw.Close())
+		if r := cc.ask(t, b.Bytes()); r["status"] != "refused" {
+			t.Errorf("%s: the daemon answered %v, want refused", tc.name, r)
+		}
+	}
+	// What the daemon keeps, nobody else can change: programs and their folder are not writable
+	// by group or others.
+	d = cc.kernel(t, "7777bbbb", answerCell)
+	if code, said := cc.build(t, d); code != 0 {
+		t.Fatalf("a plain cell: exit %d, %s", code, said)
+	}
+	entries, err := os.ReadDir(cc.programs)
+	must(t, err)
+	for _, p := range append([]string{cc.programs, filepath.Dir(cc.programs)}, names(cc.programs, entries)...) {
+		st, err := os.Stat(p)
+		must(t, err)
+		if st.Mode().Perm()&0o022 != 0 {
+			t.Errorf("%s: mode %v, want no write permission for group and others", p, st.Mode().Perm())
+		}
+	}
+	if len(entries) != 2 {
+		t.Errorf("the cache holds %d files, want 2 (one program and its build folder's name): %v", len(entries), entries)
+	}
+}
+
+func names(dir string, entries []os.DirEntry) []string {
+	var out []string
+	for _, e := range entries {
+		out = append(out, filepath.Join(dir, e.Name()))
+	}
+	return out
+}
+
+// ask sends a request to the daemon and decodes its answer.
+func (cc *cellCache) ask(t *testing.T, req []byte) map[string]any {
+	t.Helper()
+	c, err := net.Dial("unix", cc.socket)
+	must(t, err)
+	defer c.Close()
+	_, err = c.Write(req)
+	must(t, err)
+	must(t, c.(*net.UnixConn).CloseWrite())
+	var r map[string]any
+	if err := json.NewDecoder(c).Decode(&r); err != nil {
+		t.Fatal(fmt.Errorf("the daemon's answer: %w", err))
+	}
+	return r
+}

@@ -10,6 +10,8 @@ package chart
 
 import (
 	"context"
+	"encoding/json"
+	"io/fs"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -20,6 +22,8 @@ import (
 
 	"github.com/chromedp/cdproto/runtime"
 	"github.com/chromedp/chromedp"
+	"github.com/go-echarts/go-echarts/v2/charts"
+	"github.com/go-echarts/go-echarts/v2/opts"
 )
 
 // labPage imitates JupyterLab: no require.js, the base URL in
@@ -33,15 +37,88 @@ func labPage(base string, amd bool, frags ...string) string {
 	return `<html><head>` + head + `</head><body><div id="out">` + strings.Join(frags, "") + `</div></body></html>`
 }
 
-func TestLoaderDrawsInLabShapedPages(t *testing.T) {
-	browser, err := exec.LookPath("chromium")
-	if err != nil {
-		t.Fatal("no chromium on PATH: the test command installs it (apt-get install chromium)")
-	}
+// serve serves pages by path, and the echarts script at each of assets.
+func serve(t *testing.T, pages map[string]string, assets ...string) *httptest.Server {
+	t.Helper()
 	echarts, err := os.ReadFile("../../node_modules/echarts/dist/" + EChartsAssetName)
 	if err != nil {
 		t.Fatal("echarts not fetched yet (run scripts/setup):", err)
 	}
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		p := r.URL.Path
+		if pages[p] != "" {
+			w.Header().Set("Content-Type", "text/html; charset=utf-8")
+			w.Write([]byte(pages[p]))
+			return
+		}
+		for _, a := range assets {
+			if p == a {
+				w.Header().Set("Content-Type", "application/javascript")
+				w.Write(echarts)
+				return
+			}
+		}
+		http.NotFound(w, r)
+	}))
+	t.Cleanup(srv.Close)
+	return srv
+}
+
+// browser starts headless Chromium for the test.
+func browser(t *testing.T) context.Context {
+	t.Helper()
+	path, err := exec.LookPath("chromium")
+	if err != nil {
+		t.Fatal("no chromium on PATH: the test command installs it (apt-get install chromium)")
+	}
+	actx, cancel := chromedp.NewExecAllocator(context.Background(), append(chromedp.DefaultExecAllocatorOptions[:],
+		chromedp.ExecPath(path), chromedp.NoSandbox, chromedp.DisableGPU, chromedp.UserDataDir(t.TempDir()))...)
+	t.Cleanup(cancel)
+	return actx
+}
+
+// settled is true once every chart of the page has drawn or failed.
+const settled = `(() => { const a = document.querySelectorAll(".backofflab-chart");
+	return a.length > 0 && Array.from(a).every(e => e.hasAttribute("data-backofflab")); })()`
+
+// visit opens url in a new tab, waits until its charts have settled and
+// echarts has painted, evaluates expr and returns its value with the
+// script errors the page threw. A page without charts is not waited for.
+func visit[T any](actx context.Context, url, expr string) (got T, errs []string, err error) {
+	ctx, cancel := chromedp.NewContext(actx, chromedp.WithListener(func(ev any) {
+		if e, ok := ev.(*runtime.EventExceptionThrown); ok {
+			msg := e.ExceptionDetails.Text
+			if e.ExceptionDetails.Exception != nil {
+				msg += " " + e.ExceptionDetails.Exception.Description
+			}
+			errs = append(errs, msg)
+		}
+	}))
+	defer cancel()
+	err = chromedp.Do(ctx, chromedp.Navigate(url))
+	if err == nil && !strings.HasSuffix(url, "/blank") {
+		_, err = chromedp.Run(ctx, chromedp.Poll[bool](settled, chromedp.WithPollingTimeout(15*time.Second)))
+	}
+	time.Sleep(500 * time.Millisecond) // let echarts paint
+	got, err2 := chromedp.Run(ctx, chromedp.Evaluate[T](expr))
+	if err == nil {
+		err = err2
+	}
+	return got, errs, err
+}
+
+// states lists, per chart of the page, its data-backofflab state, with
+// "+pixels" if its first canvas shows a chart and "+help" if it tells how
+// to install echarts.
+var states = strings.ReplaceAll(`Array.from(document.querySelectorAll(".backofflab-chart")).map(e => {
+	const c = e.querySelector("canvas");
+	let n = 0;
+	if (c) { const d = c.getContext("2d").getImageData(0, 0, c.width, c.height).data; for (let i = 3; i < d.length; i += 4) if (d[i]) n++; }
+	return e.getAttribute("data-backofflab") + (n > 1000 ? "+pixels" : "") + (e.innerText.includes(StartCommand) ? "+help" : "");
+}).join(" ")`, "StartCommand", `"`+StartCommand+`"`)
+
+func TestLoaderDrawsInLabShapedPages(t *testing.T) {
+	actx := browser(t)
 	h := sampleHistogram()
 	a, _ := h.HTML()
 	b, _ := h.HTML() // same figure again: same hash, next id
@@ -50,42 +127,13 @@ func TestLoaderDrawsInLabShapedPages(t *testing.T) {
 	// Base URLs: /root/ serves the assets as seen from the repository root
 	// (as scripts/start runs Jupyter), /nb/ as seen from notebooks/, /none/
 	// nothing.
-	pages := map[string]string{
+	srv := serve(t, map[string]string{
 		"/root/lab": labPage("/root/", false, a, b, l),
 		"/nb/lab":   labPage("/nb/", false, a),
 		"/root/amd": labPage("/root/", true, a),
 		"/none/lab": labPage("/none/", false, a),
-	}
-	assets := map[string]bool{}
-	for _, p := range []string{"/root/" + AssetPaths()[0], "/nb/" + AssetPaths()[1]} {
-		assets[p] = true
-	}
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		switch p := r.URL.Path; {
-		case pages[p] != "":
-			w.Header().Set("Content-Type", "text/html")
-			w.Write([]byte(pages[p]))
-		case assets[p]:
-			w.Header().Set("Content-Type", "application/javascript")
-			w.Write(echarts)
-		default:
-			http.NotFound(w, r)
-		}
-	}))
-	defer srv.Close()
+	}, "/root/"+AssetPaths()[0], "/nb/"+AssetPaths()[1])
 
-	actx, cancel := chromedp.NewExecAllocator(context.Background(), append(chromedp.DefaultExecAllocatorOptions[:],
-		chromedp.ExecPath(browser), chromedp.NoSandbox, chromedp.DisableGPU, chromedp.UserDataDir(t.TempDir()))...)
-	defer cancel()
-
-	const settled = `(() => { const a = document.querySelectorAll(".backofflab-chart");
-		return a.length > 0 && Array.from(a).every(e => e.hasAttribute("data-backofflab")); })()`
-	const states = `Array.from(document.querySelectorAll(".backofflab-chart")).map(e => {
-		const c = e.querySelector("canvas");
-		let n = 0;
-		if (c) { const d = c.getContext("2d").getImageData(0, 0, c.width, c.height).data; for (let i = 3; i < d.length; i += 4) if (d[i]) n++; }
-		return e.getAttribute("data-backofflab") + (n > 1000 ? "+pixels" : "") + (e.innerText.includes(StartCommand) ? "+help" : "");
-	}).join(" ")`
 	want := map[string]string{
 		"/root/lab": "drawn+pixels drawn+pixels drawn+pixels",
 		"/nb/lab":   "drawn+pixels",
@@ -93,25 +141,9 @@ func TestLoaderDrawsInLabShapedPages(t *testing.T) {
 		"/none/lab": "failed+help",
 	}
 	for page, w := range want {
-		var errs []string
-		ctx, cancel := chromedp.NewContext(actx, chromedp.WithListener(func(ev any) {
-			if e, ok := ev.(*runtime.EventExceptionThrown); ok {
-				msg := e.ExceptionDetails.Text
-				if e.ExceptionDetails.Exception != nil {
-					msg += " " + e.ExceptionDetails.Exception.Description
-				}
-				errs = append(errs, msg)
-			}
-		}))
-		err := chromedp.Do(ctx, chromedp.Navigate(srv.URL+page))
-		if err == nil {
-			_, err = chromedp.Run(ctx, chromedp.Poll[bool](settled, chromedp.WithPollingTimeout(15*time.Second)))
-		}
-		time.Sleep(500 * time.Millisecond) // let echarts paint
-		got, err2 := chromedp.Run(ctx, chromedp.Evaluate[string](strings.ReplaceAll(states, "StartCommand", `"`+StartCommand+`"`)))
-		cancel()
-		if err != nil || err2 != nil {
-			t.Errorf("%s: %v %v", page, err, err2)
+		got, errs, err := visit[string](actx, srv.URL+page, states)
+		if err != nil {
+			t.Errorf("%s: %v", page, err)
 			continue
 		}
 		if got != w {
@@ -120,5 +152,93 @@ func TestLoaderDrawsInLabShapedPages(t *testing.T) {
 		if len(errs) > 0 {
 			t.Errorf("%s: script errors %q", page, errs)
 		}
+	}
+}
+
+// Every script of web/ parses as JavaScript, and charts whose titles and
+// labels are hostile (see hostile) draw with them as text, run no script
+// of theirs, and keep go-echarts functions working.
+func TestLoaderScriptsParseAndHostileTitlesStayText(t *testing.T) {
+	actx := browser(t)
+	scripts, err := fs.Glob(web, "web/*.js")
+	if err != nil || len(scripts) == 0 {
+		t.Fatal("no web/*.js:", err)
+	}
+	var frags []string
+	titles := []string{}
+	for _, title := range hostile {
+		h := sampleHistogram()
+		h.Title = title
+		html, err := h.HTML()
+		if err != nil {
+			t.Fatal(err)
+		}
+		frags = append(frags, html)
+		titles = append(titles, title)
+	}
+	e := twoFrames()
+	e.Controls[0].Label = hostile[1]
+	explorable, err := e.HTML()
+	if err != nil {
+		t.Fatal(err)
+	}
+	line := titled("functions")
+	line.SetGlobalOptions(charts.WithTooltipOpts(opts.Tooltip{Show: opts.Bool(true),
+		Formatter: opts.FuncOpts(`function (p) { return p.value < 2 ? "low" : "high"; }`)}))
+	withFunc, err := ECharts{Chart: line}.HTML()
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := serve(t, map[string]string{"/root/lab": labPage("/root/", false, append(frags, explorable, withFunc)...),
+		"/blank": labPage("/root/", false)},
+		"/root/"+AssetPaths()[0])
+
+	// Parse each file alone, without running it.
+	var sources []string
+	for _, s := range scripts {
+		src, _ := web.ReadFile(s)
+		sources = append(sources, string(src))
+	}
+	js, _ := json.Marshal(sources)
+	parse := `(` + string(js) + `).map(src => { try { new Function(src); return "ok"; } catch (e) { return e.name + ": " + e.message; } })`
+	parsed, errs, err := visit[[]string](actx, srv.URL+"/blank", parse)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, s := range scripts {
+		if parsed[i] != "ok" {
+			t.Errorf("%s does not parse: %s", s, parsed[i])
+		}
+	}
+	if len(errs) > 0 {
+		t.Errorf("script errors %q", errs)
+	}
+
+	wantStates := strings.TrimSpace(strings.Repeat("drawn+pixels ", len(frags)+2))
+	if drawn, _, err := visit[string](actx, srv.URL+"/root/lab", states); err != nil || drawn != wantStates {
+		t.Errorf("charts ended %q (%v), want %q", drawn, err, wantStates)
+	}
+	const seen = `({pwned: window.pwned === undefined ? "" : String(window.pwned),
+		titles: Array.from(document.querySelectorAll(".backofflab-chart:not(.backofflab-explorable)")).map(e => echarts.getInstanceByDom(e).getOption().title[0].text),
+		label: document.querySelector(".backofflab-controls label").textContent,
+		tooltip: typeof echarts.getInstanceByDom(document.querySelectorAll(".backofflab-chart")[document.querySelectorAll(".backofflab-chart").length - 1]).getOption().tooltip[0].formatter})`
+	got, _, err := visit[struct {
+		Pwned, Label, Tooltip string
+		Titles                []string
+	}](actx, srv.URL+"/root/lab", seen)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got.Pwned != "" {
+		t.Errorf("a title ran a script: window.pwned = %s", got.Pwned)
+	}
+	if want := strings.Join(append(titles, "functions"), "|"); strings.Join(got.Titles, "|") != want {
+		t.Errorf("titles drawn %q, want %q", got.Titles, append(titles, "functions"))
+	}
+	if got.Label != hostile[1] {
+		t.Errorf("control label %q, want %q", got.Label, hostile[1])
+	}
+	if got.Tooltip != "function" {
+		t.Errorf("the go-echarts formatter is a %s, want a function", got.Tooltip)
 	}
 }

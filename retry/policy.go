@@ -73,6 +73,17 @@ func (p FullJitter) Validate() error {
 	return nil
 }
 
+// String describes the policy as the lessons' schedule package describes
+// its full jitter: "full(base=100ms cap=10s mult=2)", "cap=none" when
+// uncapped.
+func (p FullJitter) String() string {
+	c := "none"
+	if p.Cap > 0 {
+		c = p.Cap.String()
+	}
+	return fmt.Sprintf("full(base=%v cap=%s mult=2)", p.Base, c)
+}
+
 // largestBelowOne is the largest float64 less than 1.
 var largestBelowOne = math.Nextafter(1, 0)
 

@@ -1,6 +1,7 @@
 package retry_test
 
 import (
+	"fmt"
 	"math"
 	"strings"
 	"testing"
@@ -68,4 +69,15 @@ func TestFullJitterValidate(t *testing.T) {
 			}
 		})
 	}
+}
+
+func ExampleFullJitter() {
+	p := retry.FullJitter{Base: 100 * time.Millisecond, Cap: time.Second}
+	fmt.Println(p)
+	fmt.Println(p.Ceiling(0), p.Ceiling(1), p.Ceiling(2), p.Ceiling(3), p.Ceiling(4))
+	fmt.Println(p.Delay(3, 0, fixed(0.25))) // a quarter of the 800ms window
+	// Output:
+	// full(base=100ms cap=1s mult=2)
+	// 100ms 200ms 400ms 800ms 1s
+	// 200ms
 }

@@ -8,7 +8,7 @@ import (
 	"text/tabwriter"
 	"time"
 
-	"github.com/backofflab/backofflab/lab"
+	"github.com/backofflab/backofflab/lab/schedule"
 	"github.com/backofflab/backofflab/lab/storm"
 )
 
@@ -47,15 +47,13 @@ func runStorm(args []string, stdout, stderr io.Writer) int {
 		return status
 	}
 	c := r.c
+	results, err := storm.RunEach(context.Background(), c, r.names...)
+	if err != nil {
+		fmt.Fprintf(stderr, "backofflab %v\n", err) // storm's errors start "storm: "
+		return 1
+	}
 	var reports []stormReport
-	for _, p := range r.names {
-		cfg := c
-		cfg.Policy = p
-		res, err := storm.Run(context.Background(), cfg)
-		if err != nil {
-			fmt.Fprintf(stderr, "backofflab %v\n", err) // storm's errors start "storm: "
-			return 1
-		}
+	for _, res := range results {
 		reports = append(reports, report(res, r.histogram))
 	}
 	if r.asJSON {
@@ -87,15 +85,16 @@ func runStorm(args []string, stdout, stderr io.Writer) int {
 func parseStorm(args []string, stdout, stderr io.Writer) (r stormRuns, status int, ok bool) {
 	fs := newFlags("storm", stormHelp, stderr)
 	var c storm.Config
-	fs.IntVar(&c.Clients, "clients", storm.DefaultClients, fmt.Sprintf("clients in the cohort, each with its own http.Client (1..%d)", storm.MaxClients))
-	fs.DurationVar(&c.Outage, "outage", storm.DefaultOutage, fmt.Sprintf("how long the server answers 503 (0 < outage <= %v)", storm.MaxOutage))
-	fs.IntVar(&c.Attempts, "attempts", storm.DefaultAttempts, fmt.Sprintf("attempt limit per call, raised from the package's 3 so a client can outlast the outage (1..%d)", storm.MaxAttempts))
-	fs.DurationVar(&c.Deadline, "deadline", storm.DefaultDeadline, fmt.Sprintf("each client's deadline for its answer (0..%v)", storm.MaxDeadline))
-	fs.DurationVar(&c.Base, "base", 100*time.Millisecond, "first window of the exponential and full policies (defaults ignores it)")
-	fs.DurationVar(&c.Cap, "cap", 10*time.Second, "cap of the exponential and full policies (>= base, or 0 for uncapped; defaults ignores it)")
+	lesson := storm.Lesson()
+	fs.IntVar(&c.Clients, "clients", lesson.Clients, fmt.Sprintf("clients in the cohort, each with its own http.Client (1..%d)", storm.MaxClients))
+	fs.DurationVar(&c.Outage, "outage", lesson.Outage, fmt.Sprintf("how long the server answers 503 (0 < outage <= %v)", storm.MaxOutage))
+	fs.IntVar(&c.Attempts, "attempts", lesson.Attempts, fmt.Sprintf("attempt limit per call, raised from the package's 3 so a client can outlast the outage (1..%d)", storm.MaxAttempts))
+	fs.DurationVar(&c.Deadline, "deadline", lesson.Deadline, fmt.Sprintf("each client's deadline for its answer (0..%v)", storm.MaxDeadline))
+	fs.DurationVar(&c.Base, "base", lesson.Base, "first window (constant: the wait) of the schedule policies ("+storm.RetryDefaults+" ignores it)")
+	fs.DurationVar(&c.Cap, "cap", lesson.Cap, "cap of the schedule policies (>= base, or 0 for uncapped; "+storm.RetryDefaults+" ignores it)")
 	fs.IntVar(&c.Capacity, "capacity", 0, "requests the server answers per 10 ms after the outage, the rest get 503 (0 = unlimited, ..1e6)")
-	fs.Uint64Var(&c.Seed, "seed", lab.DefaultSeed, "seed of the clients' generators (client i draws from PCG(seed, i))")
-	policies := fs.String("policies", storm.Exponential+","+storm.Defaults, "comma-separated runs, from: "+strings.Join(storm.Policies(), ", "))
+	fs.Uint64Var(&c.Seed, "seed", lesson.Seed, "seed of the clients' generators (client i draws from PCG(seed, i))")
+	policies := fs.String("policies", schedule.NameExponential+","+storm.RetryDefaults, "comma-separated runs, from: "+strings.Join(append(schedule.Names(), storm.RetryDefaults), ", "))
 	histogram := fs.Bool("histogram", false, "include every run's arrivals per 10 ms (first attempts included) in the JSON")
 	asJSON := fs.Bool("json", false, `print JSON: {"runs":[{"policy", "requests", "peak_per_10ms", "recovered_ms", ...}, ...]}`)
 	if status, ok := parseFlags(fs, args, stdout); !ok {
@@ -125,14 +124,13 @@ func parseStorm(args []string, stdout, stderr io.Writer) (r stormRuns, status in
 	case c.Cap == 0:
 		c.Cap = storm.Uncapped // on the command line 0 means what the error messages say
 	}
-	var names []string
-	for _, p := range strings.Split(*policies, ",") {
-		if p = strings.TrimSpace(p); p != "" {
-			names = append(names, p)
-		}
+	names, err := stormPolicies(*policies, stderr)
+	if err != nil {
+		fmt.Fprintf(stderr, "backofflab storm: %v\n", err)
+		return r, 2, false
 	}
 	if len(names) == 0 {
-		fmt.Fprintf(stderr, "backofflab storm: --policies is empty: want some of %s\n", strings.Join(storm.Policies(), ", "))
+		fmt.Fprintf(stderr, "backofflab storm: --policies is empty: want some of %s\n", strings.Join(append(schedule.Names(), storm.RetryDefaults), ", "))
 		return r, 2, false
 	}
 	// Validate every run's configuration before spending seconds on any.
@@ -150,6 +148,33 @@ func parseStorm(args []string, stdout, stderr io.Writer) (r stormRuns, status in
 		return r, 2, false
 	}
 	return stormRuns{c: c, names: names, histogram: *histogram, asJSON: *asJSON}, 0, true
+}
+
+// stormPolicies parses --policies: schedule names, through policyName (so
+// the first edition's names keep working for a release), and
+// storm.RetryDefaults, whose first-edition name "defaults" is deprecated.
+// Empty entries are skipped.
+func stormPolicies(value string, stderr io.Writer) ([]string, error) {
+	var names []string
+	for _, v := range strings.Split(value, ",") {
+		v = strings.ToLower(strings.TrimSpace(v))
+		switch v {
+		case "":
+			continue
+		case storm.RetryDefaults:
+		case "defaults":
+			fmt.Fprintf(stderr, "backofflab storm: --policies defaults is deprecated and will be removed in the next release: use %s\n", storm.RetryDefaults)
+			v = storm.RetryDefaults
+		default:
+			name, err := policyName("storm", "--policies", v, "", stderr)
+			if err != nil {
+				return nil, fmt.Errorf("--policies: unknown policy %q: want one of %s, %s", v, strings.Join(schedule.Names(), ", "), storm.RetryDefaults)
+			}
+			v = name
+		}
+		names = append(names, v)
+	}
+	return names, nil
 }
 
 // report turns a storm result into its JSON form.
@@ -193,13 +218,14 @@ it one GET from each of --clients independent clients at the same instant.
 With --capacity, the recovered server answers at most that many requests per
 10 ms and sheds the rest with 503, like a server still warming up.
 Each client retries through package retry's Transport until it gets its 200
-or its deadline passes. Runs, one after the other:
+or its deadline passes. Runs, one after the other, one per --policies entry:
 
-  exponential  exponential backoff without jitter, no budget, no breaker
-  full         full jitter alone
-  defaults     package retry's defaults (full jitter, budget, per-host breaker)
-               with the attempt limit raised to --attempts; a client whose
-               breaker opens waits for its jittered open time, then asks again
+  retry-defaults  package retry's defaults (full jitter, budget, per-host
+                  breaker) with the attempt limit raised to --attempts; a
+                  client whose breaker opens waits for its jittered open
+                  time, then asks again
+  exponential, full, equal, decorrelated, uniform, constant, immediate
+                  that schedule alone (--base, --cap), no budget, no breaker
 
 The server records every arrival. Reported per run: requests (arrivals),
 retries (arrivals after each client's first), peak_per_10ms (fullest 10 ms
@@ -209,6 +235,6 @@ cv (coefficient of variation of the gaps between retries), and recovered_ms
 time: about 12 s with the defaults.
 
   backofflab storm --clients 200 --outage 3s --json
-  backofflab storm --policies exponential,full,defaults
+  backofflab storm --policies exponential,full,retry-defaults
 
 `

@@ -84,6 +84,9 @@ func TestFullJitterMatchesSchedule(t *testing.T) {
 					t.Fatalf("Delay(%d) with a nil Uniform = %v, schedule says %v", n, got, want)
 				}
 			}
+			if r.String() != s.String() {
+				t.Errorf("String() = %q, schedule says %q", r.String(), s.String())
+			}
 			if (r.Validate() == nil) != (s.Validate() == nil) {
 				t.Errorf("Validate: retry says %v, schedule says %v", r.Validate(), s.Validate())
 			}

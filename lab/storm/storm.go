@@ -45,24 +45,31 @@ import (
 	"github.com/backofflab/backofflab/retry/breaker"
 )
 
-// Policy names accepted by Config.Policy.
-const (
-	// Exponential is exponential backoff without jitter, budget or breaker:
-	// what go-retryablehttp does by default.
-	Exponential = "exponential"
-	// Full is full jitter alone, without budget or breaker.
-	Full = "full"
-	// Defaults is package retry's defaults (full jitter, 10 % budget,
-	// per-host breaker) with the attempt limit raised to Config.Attempts so
-	// that a client can outlast the outage. When the breaker refuses, the
-	// client waits until the breaker's jittered open time ends before
-	// asking again. (The failure that opens the breaker ends the call at
-	// once, and the client waits from there.)
-	Defaults = "defaults"
-)
+// RetryDefaults names the run whose clients use package retry's defaults
+// (full jitter, a 10 % retry budget, a per-host breaker), with the attempt
+// limit raised to Config.Attempts so that a client can outlast the outage.
+// When the breaker refuses, the client waits until the breaker's jittered
+// open time ends before asking again. (The failure that opens the breaker
+// ends the call at once, and the client waits from there.) Every other
+// policy a Config names is a lab/schedule name, run alone: that schedule's
+// waits, without budget or breaker.
+const RetryDefaults = "retry-defaults"
 
-// Policies lists the accepted policy names.
-func Policies() []string { return []string{Exponential, Full, Defaults} }
+// Lineup returns the policies of lesson 10's storm, in its order: exponential
+// backoff without jitter (what go-retryablehttp does by default), full
+// jitter alone, and package retry's defaults.
+func Lineup() []string {
+	return []string{schedule.NameExponential, schedule.NameFull, RetryDefaults}
+}
+
+// CheckPolicy reports whether Config.Policy accepts name: RetryDefaults or
+// one of schedule.Names(). Its error lists them.
+func CheckPolicy(name string) error {
+	if name == RetryDefaults || schedule.CheckName(name) == nil {
+		return nil
+	}
+	return fmt.Errorf("storm: unknown policy %q: want one of %s, %s", name, strings.Join(schedule.Names(), ", "), RetryDefaults)
+}
 
 // Defaults for zero Config fields, and the limits Validate applies.
 const (
@@ -78,13 +85,13 @@ const (
 	MaxDeadline = 10 * time.Minute
 )
 
-// Uncapped, as Config.Cap, leaves the Exponential and Full schedules
-// without a cap.
+// Uncapped, as Config.Cap, leaves a schedule policy without a cap.
 const Uncapped time.Duration = -1
 
 // Config describes one run. Zero fields take their defaults.
 type Config struct {
-	// Policy is one of Policies(); "" means Defaults.
+	// Policy is RetryDefaults or one of schedule.Names() (see CheckPolicy);
+	// "" means RetryDefaults.
 	Policy string
 	// Clients is the size of the cohort, in [1, 5000]; 0 means 200.
 	Clients int
@@ -96,9 +103,9 @@ type Config struct {
 	// Deadline is each client's deadline for its answer, in (0, 10m];
 	// 0 means 15 s.
 	Deadline time.Duration
-	// Base and Cap are the Exponential and Full schedules' parameters;
-	// 0 means retry.DefaultPolicy's (100 ms and 10 s), and a Cap of
-	// Uncapped means no cap. Defaults ignores them.
+	// Base and Cap are the parameters of a schedule policy; 0 means
+	// retry.DefaultPolicy's (100 ms and 10 s), and a Cap of Uncapped means
+	// no cap. RetryDefaults ignores them.
 	Base, Cap time.Duration
 	// Slot is the histogram resolution, in (0, 1s]; 0 means 10 ms.
 	Slot time.Duration
@@ -111,11 +118,11 @@ type Config struct {
 	// a PCG seeded with Seed and i, and its breaker's open times from
 	// another), so no two clients share a sequence and a run's draws repeat.
 	Seed uint64
-	// Backoff, if not nil, replaces the Defaults policy's wait schedule,
+	// Backoff, if not nil, replaces RetryDefaults' wait schedule,
 	// retry.DefaultPolicy, for a run that tunes the package instead of
 	// taking its defaults. The other policies ignore it.
-	Backoff schedule.Policy
-	// Breaker sets the Defaults policy's per-client circuit breaker; the
+	Backoff retry.Policy
+	// Breaker sets RetryDefaults' per-client circuit breaker; the
 	// zero Config is package retry's default breaker (5 consecutive
 	// failures open it for 5 to 7.5 s). A nil Rand is replaced by the
 	// client's own seeded generator; OnStateChange is kept. The other
@@ -133,10 +140,10 @@ func Validate(cfg Config) error {
 // withDefaults fills in zero fields and checks the ranges.
 func (c Config) withDefaults() (Config, error) {
 	if c.Policy == "" {
-		c.Policy = Defaults
+		c.Policy = RetryDefaults
 	}
-	if !slices.Contains(Policies(), c.Policy) {
-		return c, fmt.Errorf("storm: unknown policy %q: want one of %s", c.Policy, strings.Join(Policies(), ", "))
+	if err := CheckPolicy(c.Policy); err != nil {
+		return c, err
 	}
 	def := retry.DefaultPolicy.(retry.FullJitter)
 	for _, f := range []struct {
@@ -167,7 +174,7 @@ func (c Config) withDefaults() (Config, error) {
 	case c.Capacity < 0 || c.Capacity > 1e6:
 		return c, fmt.Errorf("storm: capacity %d out of range: want 0 <= capacity <= 1000000 (0 means unlimited)", c.Capacity)
 	}
-	if err := (schedule.FullJitter{Base: c.Base, Cap: c.scheduleCap()}).Validate(); err != nil {
+	if _, err := c.schedule(); err != nil {
 		return c, fmt.Errorf("storm: %w", err)
 	}
 	if v, ok := c.Backoff.(interface{ Validate() error }); ok {
@@ -181,12 +188,18 @@ func (c Config) withDefaults() (Config, error) {
 	return c, nil
 }
 
-// scheduleCap is Cap as a lab/schedule policy takes it: 0 for Uncapped.
-func (c Config) scheduleCap() time.Duration {
-	if c.Cap == Uncapped {
-		return 0
+// schedule returns the schedule policy c.Policy names, with Base and Cap;
+// for RetryDefaults, which ignores them, it checks them as full jitter's.
+func (c Config) schedule() (schedule.Policy, error) {
+	capped := c.Cap
+	if capped == Uncapped {
+		capped = 0
 	}
-	return c.Cap
+	name := c.Policy
+	if name == RetryDefaults {
+		name = schedule.NameFull
+	}
+	return schedule.New(schedule.Config{Name: name, Base: c.Base, Cap: capped})
 }
 
 // Result is what one run measured. Times are offsets from the moment the
@@ -338,14 +351,14 @@ type client struct {
 func newClient(cfg Config, i int, url string) (*client, error) {
 	base := &http.Transport{}
 	rc := retry.Config{MaxAttempts: cfg.Attempts, Rand: rand.New(rand.NewPCG(cfg.Seed, uint64(i)))}
-	switch cfg.Policy {
-	case Exponential:
-		rc.Policy = schedule.Exponential{Base: cfg.Base, Cap: cfg.scheduleCap()}
+	if cfg.Policy != RetryDefaults {
+		p, err := cfg.schedule()
+		if err != nil {
+			return nil, err
+		}
+		rc.Policy = p
 		rc.DisableBudget, rc.DisableBreaker = true, true
-	case Full:
-		rc.Policy = schedule.FullJitter{Base: cfg.Base, Cap: cfg.scheduleCap()}
-		rc.DisableBudget, rc.DisableBreaker = true, true
-	case Defaults:
+	} else {
 		rc.Policy = cfg.Backoff // nil: retry.DefaultPolicy
 		// One breaker per client, as a default Transport would make for
 		// its one host, but drawing its open times from a seeded stream of
@@ -365,7 +378,7 @@ func newClient(cfg Config, i int, url string) (*client, error) {
 		return nil, err
 	}
 	return &client{id: i, url: url, deadline: cfg.Deadline, http: &http.Client{Transport: t}, t: t, base: base,
-		waitOpen: cfg.Policy == Defaults}, nil
+		waitOpen: cfg.Policy == RetryDefaults}, nil
 }
 
 // warmPath is the path of the request that opens each client's connection

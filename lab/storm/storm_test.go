@@ -17,9 +17,9 @@ import (
 func TestStormShapes(t *testing.T) {
 	const clients = 60
 	runs := map[string]storm.Result{}
-	for _, p := range storm.Policies() {
+	for _, p := range storm.Lineup() {
 		outage := 300 * time.Millisecond
-		if p == storm.Defaults {
+		if p == storm.RetryDefaults {
 			// Short enough that no client fails five times in a row, which
 			// would open its breaker for 5 to 7.5 s and slow the test down.
 			outage = 60 * time.Millisecond
@@ -46,7 +46,7 @@ func TestStormShapes(t *testing.T) {
 		}
 		runs[p] = res
 	}
-	exp, full := runs[storm.Exponential], runs[storm.Full]
+	exp, full := runs[schedule.NameExponential], runs[schedule.NameFull]
 	// Without jitter the whole cohort retries at 50, 150 and 350 ms.
 	if n := len(exp.Retries); n != 3*clients {
 		t.Fatalf("exponential: %d retries, want 3 per client", n)
@@ -64,28 +64,33 @@ func TestStormShapes(t *testing.T) {
 
 func TestConfigValidation(t *testing.T) {
 	for _, tc := range []struct {
+		name string
 		cfg  storm.Config
 		want string
 	}{
-		{storm.Config{Policy: "linear"}, `storm: unknown policy "linear": want one of exponential, full, defaults`},
-		{storm.Config{Clients: -1}, "storm: clients -1 out of range: want 1 <= clients <= 5000"},
-		{storm.Config{Outage: 2 * time.Minute}, "storm: outage 2m0s out of range"},
-		{storm.Config{Attempts: 1001}, "storm: attempts 1001 out of range"},
-		{storm.Config{Deadline: -time.Second}, "storm: deadline -1s out of range"},
-		{storm.Config{Slot: 2 * time.Second}, "storm: slot 2s out of range"},
-		{storm.Config{Base: time.Second, Cap: time.Millisecond}, "storm: schedule: cap 1ms below base 1s"},
-		{storm.Config{Backoff: schedule.FullJitter{Base: time.Second, Cap: time.Millisecond}}, "storm: backoff: schedule: cap 1ms below base 1s"},
-		{storm.Config{Breaker: breaker.Config{Failures: -1}}, "storm: breaker: failures -1 out of range"},
-		{storm.Config{Breaker: breaker.Config{OpenTimeout: time.Second, MaxOpenTimeout: time.Millisecond}}, "storm: breaker: max open timeout 1ms out of range"},
+		{"unknown policy", storm.Config{Policy: "linear"}, `storm: unknown policy "linear": want one of exponential, full, equal, decorrelated, uniform, constant, immediate, retry-defaults`},
+		{"first edition's defaults", storm.Config{Policy: "defaults"}, `storm: unknown policy "defaults"`},
+		{"negative clients", storm.Config{Clients: -1}, "storm: clients -1 out of range: want 1 <= clients <= 5000"},
+		{"long outage", storm.Config{Outage: 2 * time.Minute}, "storm: outage 2m0s out of range"},
+		{"many attempts", storm.Config{Attempts: 1001}, "storm: attempts 1001 out of range"},
+		{"negative deadline", storm.Config{Deadline: -time.Second}, "storm: deadline -1s out of range"},
+		{"wide slot", storm.Config{Slot: 2 * time.Second}, "storm: slot 2s out of range"},
+		{"cap below base", storm.Config{Base: time.Second, Cap: time.Millisecond}, "storm: schedule: cap 1ms below base 1s"},
+		{"cap below base, equal jitter", storm.Config{Policy: schedule.NameEqual, Base: time.Second, Cap: time.Millisecond}, "storm: schedule: cap 1ms below base 1s"},
+		{"bad backoff", storm.Config{Backoff: schedule.FullJitter{Base: time.Second, Cap: time.Millisecond}}, "storm: backoff: schedule: cap 1ms below base 1s"},
+		{"bad breaker failures", storm.Config{Breaker: breaker.Config{Failures: -1}}, "storm: breaker: failures -1 out of range"},
+		{"bad breaker open time", storm.Config{Breaker: breaker.Config{OpenTimeout: time.Second, MaxOpenTimeout: time.Millisecond}}, "storm: breaker: max open timeout 1ms out of range"},
 	} {
-		_, err := storm.Run(context.Background(), tc.cfg)
-		if err == nil || !strings.HasPrefix(err.Error(), tc.want) {
-			t.Errorf("Run(%+v) = %v, want prefix %q", tc.cfg, err, tc.want)
-		}
+		t.Run(tc.name, func(t *testing.T) {
+			_, err := storm.Run(context.Background(), tc.cfg)
+			if err == nil || !strings.HasPrefix(err.Error(), tc.want) {
+				t.Errorf("Run(%+v) = %v, want prefix %q", tc.cfg, err, tc.want)
+			}
+		})
 	}
 }
 
-// Backoff and Breaker tune the Defaults policy. A breaker that opens after
+// Backoff and Breaker tune RetryDefaults. A breaker that opens after
 // two failures for 100 ms brings every client back within a probe or two of
 // the end of a 250 ms outage, where the default breaker (five failures, 5 s
 // open) would keep them away for seconds.
@@ -93,7 +98,7 @@ func TestDefaultsTuned(t *testing.T) {
 	const clients = 20
 	outage := 250 * time.Millisecond
 	res, err := storm.Run(context.Background(), storm.Config{
-		Policy: storm.Defaults, Clients: clients, Outage: outage, Seed: 1,
+		Policy: storm.RetryDefaults, Clients: clients, Outage: outage, Seed: 1,
 		Backoff: schedule.Constant{Base: 10 * time.Millisecond},
 		Breaker: breaker.Config{Failures: 2, OpenTimeout: 100 * time.Millisecond},
 	})

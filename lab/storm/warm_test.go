@@ -7,6 +7,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/backofflab/backofflab/lab/schedule"
 )
 
 // The warm-up is bounded: a server that never answers makes it fail, not
@@ -18,7 +20,7 @@ func TestWarmUpIsBounded(t *testing.T) {
 	defer close(done)
 	var clients []*client
 	for i := range 3 {
-		c, err := newClient(Config{Policy: Full, Attempts: 1, Base: time.Millisecond}, i, srv.URL)
+		c, err := newClient(Config{Policy: schedule.NameFull, Attempts: 1, Base: time.Millisecond}, i, srv.URL)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -38,6 +38,8 @@ type Point struct {
 
 // Result is what one run measured.
 type Result struct {
+	// Config is the setting that was run.
+	Config Config
 	// Timeline has one Point per Sample.
 	Timeline []Point
 	// Requests is the number of requests that arrived (first attempts,
@@ -130,6 +132,7 @@ func Run(c Config) (Result, error) {
 	}
 	s := newSim(c)
 	s.run()
+	s.res.Config = c
 	return s.res, nil
 }
 

@@ -2,6 +2,7 @@ package storm_test
 
 import (
 	"context"
+	"errors"
 	"strings"
 	"testing"
 	"time"
@@ -98,5 +99,17 @@ func TestRunEachOf(t *testing.T) {
 	// waits over the same outage.
 	if imm, con := len(rs.Of(schedule.NameImmediate).Arrivals), len(rs.Of(schedule.NameConstant).Arrivals); imm <= con {
 		t.Errorf("immediate sent %d requests, constant %d: want immediate more", imm, con)
+	}
+}
+
+// A storm stopped by its caller says why: the context's cause, not a bare
+// context.Canceled.
+func TestRunReturnsTheCause(t *testing.T) {
+	stop := errors.New("operator pressed stop")
+	ctx, cancel := context.WithCancelCause(context.Background())
+	cancel(stop)
+	_, err := storm.Run(ctx, storm.Lesson().WithClients(3).WithOutage(20*time.Millisecond))
+	if !errors.Is(err, stop) {
+		t.Fatalf("Run with a cancelled context = %v, want the cause %q", err, stop)
 	}
 }

@@ -239,8 +239,8 @@ func (r Result) Histogram() metrics.Histogram {
 // client's first request from its retries.
 const clientHeader = "X-Storm-Client"
 
-// Run runs one storm and returns what it measured. It stops early, with
-// ctx's error, if ctx ends.
+// Run runs one storm and returns what it measured. It stops early if ctx
+// ends, and returns context.Cause(ctx).
 func Run(ctx context.Context, cfg Config) (Result, error) {
 	cfg, err := cfg.withDefaults()
 	if err != nil {
@@ -304,8 +304,8 @@ func Run(ctx context.Context, cfg Config) (Result, error) {
 		wg.Go(func() { c.run(ctx, start) })
 	}
 	wg.Wait()
-	if err := ctx.Err(); err != nil {
-		return Result{}, err
+	if ctx.Err() != nil {
+		return Result{}, context.Cause(ctx)
 	}
 
 	mu.Lock()
@@ -422,8 +422,8 @@ func warm(parent context.Context, clients []*client, url string, timeout time.Du
 	wg.Wait()
 	if i := slices.IndexFunc(errs, func(e error) bool { return e != nil }); i >= 0 {
 		first := fmt.Errorf("client %d: %w", i, errs[i])
-		if err := parent.Err(); err != nil {
-			return err
+		if parent.Err() != nil {
+			return context.Cause(parent)
 		}
 		if ctx.Err() != nil {
 			return fmt.Errorf("storm: warm-up: opened %d of %d client connections within %v (open-file limit %s): %w",

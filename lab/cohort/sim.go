@@ -115,6 +115,8 @@ func run(c Config, tr *Trace) (Result, error) {
 		}
 	}
 
+	w := newWaits(c.Policy) // the policy, specialised once per run
+
 	var r Result
 	bucket, inBucket := int64(-1), 0
 	inMilli := 0
@@ -155,7 +157,7 @@ func run(c Config, tr *Trace) (Result, error) {
 				continue
 			}
 			tr.add(t, id, retries[id], false)
-			d := c.Policy.Delay(retries[id], prev[id], rng)
+			d := w.delay(retries[id], prev[id], rng)
 			retries[id]++
 			prev[id] = d
 			// t < MaxHorizon in ms and d/ms < 2⁶³/10⁶, so the sum cannot overflow.

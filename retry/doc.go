@@ -40,6 +40,12 @@
 // Observer receives an Event for every attempt, retry, refusal and breaker
 // change; Counters is a ready-made Observer that counts them.
 //
+// The package, with its breaker and budget, is a module of its own that
+// needs only the standard library: importing it adds nothing else to a
+// service's build list. Its Policy and Uniform have the method sets of the
+// Backoff Lab lessons' schedule package, whose policies fit here as they
+// are.
+//
 // Budgets and breakers are shared state: they work because many calls see
 // the same one. Make one Retrier or Transport per dependency and keep it.
 // The package-level Do is stateless, so it has neither.

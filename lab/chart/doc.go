@@ -16,10 +16,12 @@
 //   - statically with gonum.org/v1/plot, to PNG or SVG bytes ([Histogram.PNG],
 //     [Histogram.SVG]); the bytes depend only on the figure, so a saved
 //     notebook does not change when it is run again;
-//   - interactively with go-echarts, to an HTML fragment ([Histogram.HTML]) with
+//   - interactively with echarts, to an HTML fragment ([Histogram.HTML]) with
 //     tooltips, a legend and zooming. The fragment loads the echarts script from
 //     the Jupyter server itself, never from a CDN; see [LoaderJS] for the
-//     contract.
+//     contract. Its HTML and scripts are the files of the folder web/ beside
+//     this package's source, filled in by html/template; the echarts option
+//     object is built from typed Go structs and sent as JSON.
 //
 // [Show], [ShowSVG] and [ShowInteractive] display a figure inline in a GoNB
 // notebook and do nothing elsewhere, so lesson code can also run in tests and

@@ -2,6 +2,7 @@ package chart_test
 
 import (
 	"bytes"
+	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -170,4 +171,31 @@ func ExampleAssetPaths() {
 	// Output:
 	// files/notebooks/assets/echarts.min.js
 	// files/assets/echarts.min.js
+}
+
+// The echarts option object of a figure is JSON, built from typed Go
+// structs: what the fragment draws and an Explorable switches between.
+func ExampleHistogram_Option() {
+	h := chart.Histogram{Title: `"Quoted" </script>`, Slot: time.Second, Counts: []float64{3, 1, 4}}
+	raw, err := h.Option()
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	var o struct {
+		Title  struct{ Text string }
+		Series []struct {
+			Type string
+			Data []float64
+		}
+	}
+	if err := json.Unmarshal(raw, &o); err != nil {
+		fmt.Println(err)
+		return
+	}
+	fmt.Println(o.Title.Text)
+	fmt.Println(o.Series[0].Type, o.Series[0].Data)
+	// Output:
+	// "Quoted" </script>
+	// bar [3 1 4]
 }

@@ -92,11 +92,20 @@ func repoRoot(t *testing.T) string {
 	return root
 }
 
-// goCmd returns a go command run in dir, offline.
+// goCmd returns a go command run in dir, offline, that leaves go.mod and
+// go.sum as they are.
 func goCmd(dir string, args ...string) *exec.Cmd {
 	cmd := exec.Command("go", args...)
 	cmd.Dir = dir
-	cmd.Env = append(os.Environ(), "GOPROXY=off", "GOWORK=off", "GOFLAGS=-mod=mod")
+	cmd.Env = append(os.Environ(), "GOPROXY=off", "GOWORK=off", "GOFLAGS=-mod=readonly")
+	return cmd
+}
+
+// consumerCmd is goCmd for the scratch consumer module, which may write its
+// own go.mod and go.sum.
+func consumerCmd(dir string, args ...string) *exec.Cmd {
+	cmd := goCmd(dir, args...)
+	cmd.Env = append(cmd.Env, "GOFLAGS=-mod=mod")
 	return cmd
 }
 
@@ -244,7 +253,7 @@ func main() {
 	_ = retry.Do(context.Background(), func(context.Context) error { return nil })
 }
 `)
-	out, err := goCmd(dir, "list", "-m", "all").CombinedOutput()
+	out, err := consumerCmd(dir, "list", "-m", "all").CombinedOutput()
 	if err != nil {
 		t.Fatalf("go list -m all: %v\n%s", err, out)
 	}
@@ -253,7 +262,7 @@ func main() {
 	if !slices.Equal(mods, want) {
 		t.Errorf("go list -m all of a program importing only retry:\n%s\nwant the program and retry only", out)
 	}
-	out, err = goCmd(dir, "list", "-deps", "-f", "{{if not .Standard}}{{.ImportPath}}{{end}}", ".").CombinedOutput()
+	out, err = consumerCmd(dir, "list", "-deps", "-f", "{{if not .Standard}}{{.ImportPath}}{{end}}", ".").CombinedOutput()
 	if err != nil {
 		t.Fatalf("go list -deps: %v\n%s", err, out)
 	}

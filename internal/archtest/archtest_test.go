@@ -37,6 +37,7 @@ var layers = map[string]string{
 	"lab/contention":     model,
 	"lab/deadline":       model,
 	"lab/overload":       model,
+	"lab/flaky":          model,
 	"lab/storm":          model,
 	"lab/synchrony":      model,
 	"lab/waves":          model,

@@ -291,6 +291,8 @@ class Cache:
 
 
 class Handler(socketserver.StreamRequestHandler):
+    timeout = 120  # seconds to send a request or take the answer (a build in flight may take longer)
+
     def handle(self):
         start = time.monotonic()
         cred = self.request.getsockopt(socket.SOL_SOCKET, socket.SO_PEERCRED, struct.calcsize("3i"))

@@ -238,3 +238,20 @@ func ExampleRunEach_must() {
 	// Output:
 	// 3.2432432432432434
 }
+
+// What fills the fullest slot: at half width only first attempts, at full
+// width the first wave and the overlapping second one.
+func ExampleModel_PeakByAttempt() {
+	for _, w := range []float64{0.5, 1} {
+		m, err := waves.New(waves.Lesson().WithJitter(w))
+		if err != nil {
+			fmt.Println(err)
+			return
+		}
+		p, by := m.PeakByAttempt()
+		fmt.Println(p, by)
+	}
+	// Output:
+	// 1240/s (248 in 200ms at 800ms) [248 0 0 0 0 0]
+	// 925/s (185 in 200ms at 1.2s) [122 63 0 0 0 0]
+}

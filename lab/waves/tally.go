@@ -1,5 +1,7 @@
 package waves
 
+import "github.com/backofflab/backofflab/lab/metrics"
+
 // Tally counts what became of one attempt number across all clients.
 // Clients that stopped before reaching the attempt are in none of the
 // counts.
@@ -34,4 +36,21 @@ func (m *Model) ByAttempt() []Tally {
 		}
 	}
 	return ts
+}
+
+// PeakByAttempt returns the run's fullest slot (Run().Peak()) and what
+// fills it: element i−1 counts the attempts in that slot that were their
+// client's attempt i. It shows whether the peak is one wave or neighbouring
+// waves overlapping: at full width the lesson's fullest slot holds 122
+// first attempts and 63 second ones.
+func (m *Model) PeakByAttempt() (metrics.Peak, []int) {
+	p := m.Run().Peak()
+	n := make([]int, m.cfg.Attempts)
+	from, to := p.At(), p.At()+p.Width
+	for a := range m.Attempts() {
+		if a.Outcome.Counted() && a.At >= from && a.At < to {
+			n[a.N-1]++
+		}
+	}
+	return p, n
 }

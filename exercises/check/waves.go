@@ -165,6 +165,7 @@ func errNote(err error) string {
 // fixed is a schedule.Uniform that always draws the same value.
 type fixed float64
 
+// Float64 returns the fixed draw.
 func (f fixed) Float64() float64 { return float64(f) }
 
 // SlotWidth checks the bucket-width exercise (package slotwidth):

@@ -14,7 +14,7 @@ func TestSeeds(t *testing.T) {
 		want []int64
 	}{
 		{"three", 3, []int64{0, 1, 2}},
-		{"none", 0, nil},
+		{"zero", 0, nil},
 		{"negative", -1, nil},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

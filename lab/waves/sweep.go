@@ -148,16 +148,20 @@ func (rs Results) Jitter(w float64) Result {
 
 // RunEach runs every configuration, in order. It stops at the first
 // invalid one, with an error that says which it was.
-func RunEach(cs []Config) (Results, error) {
-	rs := make(Results, len(cs))
+func RunEach(cs []Config) (Results, error) { return eachRun(cs, Run) }
+
+// eachRun applies f to every configuration, in order. It stops at the
+// first error, saying which run it was.
+func eachRun[T any](cs []Config, f func(Config) (T, error)) ([]T, error) {
+	out := make([]T, len(cs))
 	for i, c := range cs {
-		r, err := Run(c)
+		v, err := f(c)
 		if err != nil {
 			return nil, fmt.Errorf("run %d of %d (%s): %w", i+1, len(cs), c.Label(), err)
 		}
-		rs[i] = r
+		out[i] = v
 	}
-	return rs, nil
+	return out, nil
 }
 
 // SlotSweep is one run measured at several slot widths.
@@ -217,13 +221,5 @@ func (ss SlotSweeps) Jitter(w float64) SlotSweep {
 // SweepEach applies SweepSlots to every configuration, in order, at the
 // same widths. It stops at the first error, saying which run it was.
 func SweepEach(cs []Config, widths []time.Duration) (SlotSweeps, error) {
-	ss := make(SlotSweeps, len(cs))
-	for i, c := range cs {
-		s, err := SweepSlots(c, widths)
-		if err != nil {
-			return nil, fmt.Errorf("run %d of %d (%s): %w", i+1, len(cs), c.Label(), err)
-		}
-		ss[i] = s
-	}
-	return ss, nil
+	return eachRun(cs, func(c Config) (SlotSweep, error) { return SweepSlots(c, widths) })
 }

@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"io"
 	"slices"
-	"text/tabwriter"
 	"time"
 
 	"gonum.org/v1/plot/vg"
@@ -27,7 +26,7 @@ func (r Result) InStep() bool {
 // WriteVersions writes one line per library module of entries: module,
 // version, and whether its randomness can be seeded here.
 func WriteVersions(w io.Writer, entries []Entry) error {
-	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	tw := newTable(w)
 	fmt.Fprintln(tw, "library\tmodule\tversion")
 	seen := map[string]bool{}
 	for _, e := range entries {
@@ -42,7 +41,7 @@ func WriteVersions(w io.Writer, entries []Entry) error {
 
 // WriteSettings writes what each entry configures, in full.
 func WriteSettings(w io.Writer, entries []Entry) error {
-	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	tw := newTable(w)
 	fmt.Fprintln(tw, "library\tsettings\tin full")
 	for _, e := range entries {
 		fmt.Fprintf(tw, "%s\t%s\t%s\n", e.Name, e.Settings, e.Details)
@@ -55,7 +54,7 @@ func WriteSettings(w io.Writer, entries []Entry) error {
 // for the others only what their randomness cannot move: whether the cohort
 // came back in step, and how many gave up.
 func WriteStable(w io.Writer, results []Result) error {
-	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	tw := newTable(w)
 	fmt.Fprintln(tw, "library\tsettings\tseeded\tcohort\tfullest 10 ms of retries\tlast retry\tgave up")
 	for _, r := range results {
 		cohort := "spread"
@@ -114,7 +113,7 @@ func Family(results []Result, family string) []Result {
 // "Retry-After: wait": waited exactly that (the whole cohort together), added
 // jitter on top, or ignored it, with the spread of the waits where it repeats.
 func WriteRetryAfter(w io.Writer, results []Result, wait time.Duration) error {
-	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	tw := newTable(w)
 	fmt.Fprintln(tw, "library\tsettings\tretries\twhat it did\tshortest wait\tlongest wait\tfullest 10 ms")
 	for _, r := range results {
 		if len(r.Retries) == 0 {
@@ -147,7 +146,7 @@ func WriteRetryAfter(w io.Writer, results []Result, wait time.Duration) error {
 // clients got an answer, and the half second in which the last one did (for
 // the fixing settings, jittered, only that it varies).
 func WriteHTTP(w io.Writer, results []HTTPResult) error {
-	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	tw := newTable(w)
 	fmt.Fprintln(tw, "library\tsettings\tfirst waits\tretries\tgot an answer\tlast answer")
 	for _, r := range results {
 		first := "-"

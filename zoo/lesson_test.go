@@ -114,3 +114,30 @@ func TestRunHTTP(t *testing.T) {
 		t.Error("RunHTTP with 0 clients succeeded")
 	}
 }
+
+// writeCounter counts the Write calls it receives.
+type writeCounter struct{ n int }
+
+func (c *writeCounter) Write(p []byte) (int, error) { c.n++; return len(p), nil }
+
+// A notebook reads a cell's output as it comes: each table arrives in one
+// Write, not one per column, so that the saved notebook holds it whole.
+func TestTablesArriveInOneWrite(t *testing.T) {
+	results, err := RunAll(Entries()[:2], Storm{Clients: 20})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for name, write := range map[string]func(w *writeCounter) error{
+		"WriteTable":  func(w *writeCounter) error { return WriteTable(w, results) },
+		"WriteStable": func(w *writeCounter) error { return WriteStable(w, results) },
+		"WriteHTTP":   func(w *writeCounter) error { return WriteHTTP(w, []HTTPResult{{HTTPClient: HTTPClients()[0]}}) },
+	} {
+		var w writeCounter
+		if err := write(&w); err != nil {
+			t.Fatal(err)
+		}
+		if w.n != 1 {
+			t.Errorf("%s: %d writes, want 1", name, w.n)
+		}
+	}
+}

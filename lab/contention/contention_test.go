@@ -378,7 +378,7 @@ func TestOf(t *testing.T) {
 	if c := cs.Of(schedule.NameImmediate); c.Policy != schedule.NameImmediate || len(c.Clients) != 2 || c.Calls[1] != ms[3].Calls {
 		t.Errorf("Curves().Of(immediate) = %+v", c)
 	}
-	if c := cs.Of("none"); c.Policy != "" || c.Clients != nil {
-		t.Errorf(`Curves().Of("none") = %+v, want the zero Curve`, c)
+	if c := cs.Of("bogus"); c.Policy != "" || c.Clients != nil {
+		t.Errorf(`Curves().Of("bogus") = %+v, want the zero Curve`, c)
 	}
 }

@@ -153,11 +153,29 @@ func run(c Config, tr *Trace) (Result, error) {
 				ring[(head+inFlight)%len(ring)] = lastEnd
 				inFlight++
 				r.Admitted++
-				tr.add(t, id, retries[id], true)
+				if tr != nil { // a call per call costs, untraced
+					tr.add(t, id, retries[id], true)
+				}
 				continue
 			}
-			tr.add(t, id, retries[id], false)
-			d := w.delay(retries[id], prev[id], rng)
+			if tr != nil {
+				tr.add(t, id, retries[id], false)
+			}
+			var d time.Duration
+			switch n := retries[id]; w.kind { // w.delay, inline
+			case kindExponential:
+				d = w.ceiling(n)
+			case kindFull:
+				d = fullWait(w.ceiling(n), rng.Float64())
+			case kindEqual:
+				d = equalWait(w.ceiling(n), rng.Float64())
+			case kindDecorrelated:
+				d = w.decorrelated(prev[id], rng.Float64())
+			case kindConstant:
+				d = w.base
+			default:
+				d = w.policy.Delay(n, prev[id], rng)
+			}
 			retries[id]++
 			prev[id] = d
 			// t < MaxHorizon in ms and d/ms < 2⁶³/10⁶, so the sum cannot overflow.

@@ -75,28 +75,41 @@ func newWaits(p schedule.Policy) waits {
 }
 
 // delay returns the wait before retry n after a wait of prev, drawing from
-// g as the policy does.
+// g as the policy does. The simulator's loop repeats this switch inline
+// (a call per refusal costs as much as the wait itself): each case is one
+// of the small functions below.
 func (w *waits) delay(n int, prev time.Duration, g *lcg.LCG) time.Duration {
 	switch w.kind {
 	case kindExponential:
-		return w.window[min(n, maxDoublings)]
+		return w.ceiling(n)
 	case kindFull:
-		c := w.window[min(n, maxDoublings)]
-		return clamp(float64(c)*g.Float64(), c)
+		return fullWait(w.ceiling(n), g.Float64())
 	case kindEqual:
-		c := w.window[min(n, maxDoublings)]
-		return clamp(float64(c)/2*(1+g.Float64()), c)
+		return equalWait(w.ceiling(n), g.Float64())
 	case kindDecorrelated:
-		b := float64(w.base)
-		hi := w.mult * float64(max(prev, w.base))
-		if u := g.Float64(); u > 0 {
-			b += u * (hi - b)
-		}
-		return clamp(b, w.lim)
+		return w.decorrelated(prev, g.Float64())
 	case kindConstant:
 		return w.base
 	}
 	return w.policy.Delay(n, prev, g)
+}
+
+// ceiling returns the doubling window c(n), n >= 0.
+func (w *waits) ceiling(n int) time.Duration { return w.window[min(n, maxDoublings)] }
+
+// fullWait is schedule.FullJitter's wait in window c for the draw u.
+func fullWait(c time.Duration, u float64) time.Duration { return clamp(float64(c)*u, c) }
+
+// equalWait is schedule.EqualJitter's wait in window c for the draw u.
+func equalWait(c time.Duration, u float64) time.Duration { return clamp(float64(c)/2*(1+u), c) }
+
+// decorrelated is schedule.Decorrelated's wait after prev for the draw u.
+func (w *waits) decorrelated(prev time.Duration, u float64) time.Duration {
+	b := float64(w.base)
+	if u > 0 {
+		b += u * (w.mult*float64(max(prev, w.base)) - b)
+	}
+	return clamp(b, w.lim)
 }
 
 // clamp converts f nanoseconds to a Duration in [0, lim] exactly as

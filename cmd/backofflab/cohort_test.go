@@ -44,24 +44,26 @@ func TestCohortJSONReproducesTheLesson(t *testing.T) {
 		{[]string{"--policy", "exponential", "--cap", "400ms"}, 6020, 796, 2060, 540, 0, true, true},
 		{[]string{"--policy", "exponential", "--clients", "240", "--limit", "4", "--horizon", "60s", "--seeds", "20"}, 60000, 4908, 54840, 1200, 168, true, true},
 	} {
-		code, out, errs := runCohortCLI(t, append(lesson, tc.extra...)...)
-		if code != 0 {
-			t.Fatalf("%v: exit %d, stderr %q", tc.extra, code, errs)
-		}
-		var m cohortMeans
-		if err := json.Unmarshal([]byte(out), &m); err != nil {
-			t.Fatalf("%v: output is not one JSON object: %v\n%s", tc.extra, err, out)
-		}
-		if m.FinishMs == nil || m.Calls == nil || m.CallsOutage == nil || m.CallsRecovery == nil || m.IdleMs == nil || m.PeakPer100ms == nil || m.Unfinished == nil {
-			t.Fatalf("%v: missing keys in %s", tc.extra, out)
-		}
-		if *m.FinishMs != tc.finish || *m.Calls != tc.calls || *m.IdleMs != tc.idle || *m.CallsOutage != tc.outage || *m.Unfinished != tc.unfinished {
-			t.Errorf("%v: finish %v calls %v idle %v outage %v unfinished %v; want %v %v %v %v %v", tc.extra,
-				*m.FinishMs, *m.Calls, *m.IdleMs, *m.CallsOutage, *m.Unfinished, tc.finish, tc.calls, tc.idle, tc.outage, tc.unfinished)
-		}
-		if *m.CallsOutage+*m.CallsRecovery != *m.Calls {
-			t.Errorf("%v: calls_outage + calls_recovery != calls", tc.extra)
-		}
+		t.Run(strings.Join(tc.extra, " "), func(t *testing.T) {
+			code, out, errs := runCohortCLI(t, append(lesson, tc.extra...)...)
+			if code != 0 {
+				t.Fatalf("exit %d, stderr %q", code, errs)
+			}
+			var m cohortMeans
+			if err := json.Unmarshal([]byte(out), &m); err != nil {
+				t.Fatalf("output is not one JSON object: %v\n%s", err, out)
+			}
+			if m.FinishMs == nil || m.Calls == nil || m.CallsOutage == nil || m.CallsRecovery == nil || m.IdleMs == nil || m.PeakPer100ms == nil || m.Unfinished == nil {
+				t.Fatalf("missing keys in %s", out)
+			}
+			if *m.FinishMs != tc.finish || *m.Calls != tc.calls || *m.IdleMs != tc.idle || *m.CallsOutage != tc.outage || *m.Unfinished != tc.unfinished {
+				t.Errorf("finish %v calls %v idle %v outage %v unfinished %v; want %v %v %v %v %v",
+					*m.FinishMs, *m.Calls, *m.IdleMs, *m.CallsOutage, *m.Unfinished, tc.finish, tc.calls, tc.idle, tc.outage, tc.unfinished)
+			}
+			if *m.CallsOutage+*m.CallsRecovery != *m.Calls {
+				t.Errorf("calls_outage + calls_recovery != calls")
+			}
+		})
 	}
 	// Full jitter is jittered: ≈6.0 s and ≈61 recovery calls (the package
 	// tests hold the tolerances; here only that the flags reach it).
@@ -170,9 +172,11 @@ func TestCohortBadFlags(t *testing.T) {
 		{[]string{"--table", "main", "--overload-seeds", "0"}, "overload-seeds 0 out of range"},
 		{[]string{"--policy", "flat", "--flat", "1ms", "--outage", "24h", "--horizon", "24h", "--max-calls", "1000"}, "too many calls"},
 	} {
-		code, out, errs := runCohortCLI(t, tc.args...)
-		if code != 2 || !strings.Contains(errs, tc.want) || out != "" {
-			t.Errorf("%v: exit %d, stderr %q, stdout %q; want exit 2 and %q", tc.args, code, errs, out, tc.want)
-		}
+		t.Run(strings.Join(tc.args, " "), func(t *testing.T) {
+			code, out, errs := runCohortCLI(t, tc.args...)
+			if code != 2 || !strings.Contains(errs, tc.want) || out != "" {
+				t.Errorf("exit %d, stderr %q, stdout %q; want exit 2 and %q", code, errs, out, tc.want)
+			}
+		})
 	}
 }

@@ -138,9 +138,11 @@ func TestStrategiesBadFlags(t *testing.T) {
 		{[]string{"--clients"}, "flag needs an argument"},
 		{[]string{"stray"}, `unexpected argument "stray"`},
 	} {
-		code, out, errs := runStrategiesCLI(tc.args...)
-		if code != 2 || !strings.Contains(errs, tc.want) || out != "" {
-			t.Errorf("%v: exit %d, stderr %q, stdout %q; want 2 and an error containing %q", tc.args, code, errs, out, tc.want)
-		}
+		t.Run(strings.Join(tc.args, " "), func(t *testing.T) {
+			code, out, errs := runStrategiesCLI(tc.args...)
+			if code != 2 || !strings.Contains(errs, tc.want) || out != "" {
+				t.Errorf("exit %d, stderr %q, stdout %q; want 2 and an error containing %q", code, errs, out, tc.want)
+			}
+		})
 	}
 }

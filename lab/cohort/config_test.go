@@ -11,13 +11,9 @@ import (
 )
 
 func TestValidate(t *testing.T) {
-	p, err := NewPolicy("full", DefaultBase, DefaultCap, DefaultWait)
-	if err != nil {
-		t.Fatal(err)
-	}
-	ok := Lesson().WithPolicy(p)
+	ok := Lesson().WithPolicy(lineupOf(schedule.NameFull).Policy)
 	if err := ok.Validate(); err != nil {
-		t.Fatalf("Main: %v", err)
+		t.Fatalf("Lesson: %v", err)
 	}
 	for _, tc := range []struct {
 		name   string
@@ -44,18 +40,20 @@ func TestValidate(t *testing.T) {
 		{"huge seed", func(c *Config) { c.Seed = 1 << 31 }, "seed"},
 		{"negative budget", func(c *Config) { c.MaxCalls = -1 }, "max calls"},
 	} {
-		c := ok
-		tc.change(&c)
-		err := c.Validate()
-		if err == nil || !strings.Contains(err.Error(), tc.want) {
-			t.Errorf("%s: Validate() = %v, want an error containing %q", tc.name, err, tc.want)
-		}
-		if _, err2 := Run(c); err2 == nil || err2.Error() != err.Error() {
-			t.Errorf("%s: Run error %v, want %v", tc.name, err2, err)
-		}
-		if _, err2 := Average(c, 2); err2 == nil {
-			t.Errorf("%s: Average accepted it", tc.name)
-		}
+		t.Run(tc.name, func(t *testing.T) {
+			c := ok
+			tc.change(&c)
+			err := c.Validate()
+			if err == nil || !strings.Contains(err.Error(), tc.want) {
+				t.Fatalf("Validate() = %v, want an error containing %q", err, tc.want)
+			}
+			if _, err2 := Run(c); err2 == nil || err2.Error() != err.Error() {
+				t.Errorf("Run error %v, want %v", err2, err)
+			}
+			if _, err2 := Average(c, 2); err2 == nil {
+				t.Errorf("Average accepted it")
+			}
+		})
 	}
 }
 

@@ -2,6 +2,7 @@ package cohort
 
 import (
 	"errors"
+	"fmt"
 	"slices"
 	"testing"
 	"time"
@@ -85,13 +86,15 @@ func TestCallBudget(t *testing.T) {
 		budget int
 		fails  bool
 	}{{2252, false}, {2251, true}, {0, false}, {1, true}} {
-		c.MaxCalls = tc.budget
-		for name, run := range map[string]runner{"events": simulate, "tick": tickRun} {
-			_, _, err := run(c, false)
-			if fails := errors.Is(err, ErrTooManyCalls); fails != tc.fails || (err != nil && !fails) {
-				t.Errorf("%s, budget %d: error %v, want failure %v", name, tc.budget, err, tc.fails)
+		t.Run(fmt.Sprintf("budget %d", tc.budget), func(t *testing.T) {
+			c.MaxCalls = tc.budget
+			for name, run := range map[string]runner{"events": simulate, "tick": tickRun} {
+				_, _, err := run(c, false)
+				if fails := errors.Is(err, ErrTooManyCalls); fails != tc.fails || (err != nil && !fails) {
+					t.Errorf("%s: error %v, want failure %v", name, err, tc.fails)
+				}
 			}
-		}
+		})
 	}
 }
 

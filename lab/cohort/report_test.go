@@ -2,6 +2,7 @@ package cohort
 
 import (
 	"bytes"
+	"fmt"
 	"math"
 	"strings"
 	"testing"
@@ -17,10 +18,12 @@ func TestMeanSE(t *testing.T) {
 		{[]float64{1, 2, 3, 4}, 2.5, math.Sqrt(5.0/3) / 2}, // sample variance 5/3, √4 = 2
 		{[]float64{5, 5, 5}, 5, 0},
 	} {
-		mean, se := meanSE(c.xs)
-		if math.Abs(mean-c.mean) > 1e-12 || math.Abs(se-c.se) > 1e-12 {
-			t.Errorf("meanSE(%v) = %v, %v; want %v, %v", c.xs, mean, se, c.mean, c.se)
-		}
+		t.Run(fmt.Sprint(c.xs), func(t *testing.T) {
+			mean, se := meanSE(c.xs)
+			if math.Abs(mean-c.mean) > 1e-12 || math.Abs(se-c.se) > 1e-12 {
+				t.Errorf("meanSE(%v) = %v, %v; want %v, %v", c.xs, mean, se, c.mean, c.se)
+			}
+		})
 	}
 }
 

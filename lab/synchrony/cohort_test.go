@@ -270,14 +270,16 @@ func TestCohortValidate(t *testing.T) {
 		{func(c *Cohort) { c.MaxAttempts = -1 }, "max attempts -1"},
 		{func(c *Cohort) { c.Seed = 1 << 31 }, "seed 2147483648 out of range"},
 	} {
-		c := Lesson().WithPolicy(schedule.FullJitter{Base: time.Second})
-		tc.change(&c)
-		if err := c.Validate(); err == nil || !strings.Contains(err.Error(), tc.want) {
-			t.Errorf("Validate() = %v, want an error containing %q", err, tc.want)
-		}
-		if _, err := c.Arrivals(); err == nil {
-			t.Errorf("Arrivals accepted what Validate rejects (%q)", tc.want)
-		}
+		t.Run(tc.want, func(t *testing.T) {
+			c := Lesson().WithPolicy(schedule.FullJitter{Base: time.Second})
+			tc.change(&c)
+			if err := c.Validate(); err == nil || !strings.Contains(err.Error(), tc.want) {
+				t.Errorf("Validate() = %v, want an error containing %q", err, tc.want)
+			}
+			if _, err := c.Arrivals(); err == nil {
+				t.Errorf("Arrivals accepted what Validate rejects (%q)", tc.want)
+			}
+		})
 	}
 }
 

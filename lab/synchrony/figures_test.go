@@ -86,9 +86,11 @@ func TestFigureErrors(t *testing.T) {
 		{"window", second(CapFigure(c, policies, time.Second, 1500*time.Millisecond)), "window"},
 		{"no cap policies", second(CapFigure(c, nil, time.Second, time.Second)), "no policies"},
 	} {
-		if tc.err == nil || !strings.Contains(tc.err.Error(), tc.want) {
-			t.Errorf("%s: error %v, want one containing %q", tc.name, tc.err, tc.want)
-		}
+		t.Run(tc.name, func(t *testing.T) {
+			if tc.err == nil || !strings.Contains(tc.err.Error(), tc.want) {
+				t.Errorf("error %v, want one containing %q", tc.err, tc.want)
+			}
+		})
 	}
 }
 

@@ -45,13 +45,15 @@ func TestCVRegimes(t *testing.T) {
 		{"poisson", poisson, 1, 0.03},
 		{"bursts", bursts, burstCV, 1e-9},
 	} {
-		r, err := Measure(tc.s, 10*time.Millisecond)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if math.Abs(r.CV-tc.want) > tc.tol || r.Events != len(tc.s) {
-			t.Errorf("%s: %v, want CV %.3f ± %g", tc.name, r, tc.want, tc.tol)
-		}
+		t.Run(tc.name, func(t *testing.T) {
+			r, err := Measure(tc.s, 10*time.Millisecond)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if math.Abs(r.CV-tc.want) > tc.tol || r.Events != len(tc.s) {
+				t.Errorf("%v, want CV %.3f ± %g", r, tc.want, tc.tol)
+			}
+		})
 	}
 	r, _ := Measure(bursts, 10*time.Millisecond)
 	if r.Peak.Count != 100 || r.Peak.Width != 10*time.Millisecond {
@@ -87,9 +89,11 @@ func TestMeasureErrors(t *testing.T) {
 		{Times{MaxHorizon}, time.Nanosecond, "slot"},
 		{Cohort{}, time.Second, "clients 0"},
 	} {
-		if _, err := Measure(tc.s, tc.slot); err == nil || !strings.Contains(err.Error(), tc.want) {
-			t.Errorf("Measure(%v, %v): error %v, want one containing %q", tc.s, tc.slot, err, tc.want)
-		}
+		t.Run(tc.want, func(t *testing.T) {
+			if _, err := Measure(tc.s, tc.slot); err == nil || !strings.Contains(err.Error(), tc.want) {
+				t.Errorf("Measure(%v, %v): error %v, want one containing %q", tc.s, tc.slot, err, tc.want)
+			}
+		})
 	}
 }
 

@@ -171,9 +171,11 @@ func TestSourcesValidate(t *testing.T) {
 		{heal(func(c *PartitionHeal) { c.Heal = MaxHorizon }), "heal 24h0m0s out of range"},
 		{heal(func(c *PartitionHeal) { c.Interval = time.Nanosecond }), "heal 1m0s out of range for 10 nodes"},
 	} {
-		if _, err := tc.s.Events(); err == nil || !strings.Contains(err.Error(), tc.want) {
-			t.Errorf("%+v: error %v, want one containing %q", tc.s, err, tc.want)
-		}
+		t.Run(tc.want, func(t *testing.T) {
+			if _, err := tc.s.Events(); err == nil || !strings.Contains(err.Error(), tc.want) {
+				t.Errorf("%+v: error %v, want one containing %q", tc.s, err, tc.want)
+			}
+		})
 	}
 }
 

@@ -103,8 +103,8 @@ func lineupOf(name string) schedule.Named {
 }
 
 // denseScenarios are the synchronised schedules the lessons are about, where
-// many clients call in the same millisecond: the constant wait in the main and the
-// overload setting, and the main setting with ten times the clients.
+// many clients call in the same millisecond: the constant wait in the main
+// and the overload setting, and the main setting with ten times the clients.
 func denseScenarios() []struct {
 	name string
 	c    Config

@@ -49,7 +49,10 @@
 // calendar queue, one bucket per millisecond handed out in client order, and
 // the in-flight completions in a ring, so a call costs the same however many
 // clients share its millisecond, its cost grows with the number of attempts,
-// not with Horizon × Clients, and its memory does not grow with Horizon. Its results are identical to a
-// loop over every millisecond that applies the rules above (the package's
-// tests keep such a loop as the oracle).
+// not with Horizon × Clients, and its memory does not grow with Horizon. It
+// computes the waits of the schedule package's policies itself, found once
+// per run by their concrete type, rather than through the interface per
+// refusal. Its results are identical to a loop over every millisecond that
+// applies the rules above (the package's tests keep such a loop as the
+// oracle).
 package cohort

@@ -26,8 +26,8 @@ func Example() {
 	// calls: 556 worst millisecond: 60
 }
 
-// The constant wait never backs off: it is the fastest policy in the main setting
-// and the most expensive, and its numbers do not depend on the seed.
+// The constant wait never backs off: it is the fastest policy in the main
+// setting and the most expensive, and its numbers do not depend on the seed.
 func ExampleAverage() {
 	p, err := cohort.NewPolicy(schedule.NameConstant, cohort.DefaultBase, cohort.DefaultCap, cohort.DefaultWait)
 	if err != nil {
@@ -83,8 +83,8 @@ func ExampleTrace_Waves() {
 	// retry 7: 44 calls from 9.515s, 35ms wide
 }
 
-// WriteRows prints a policy table. Exponential backoff and the constant wait have
-// no randomness, so their means are the same in every seed.
+// WriteRows prints a policy table. Exponential backoff and the constant
+// wait have no randomness, so their means are the same in every seed.
 func ExampleWriteRows() {
 	var lineup []schedule.Named
 	for _, p := range cohort.Lineup() {

@@ -217,8 +217,8 @@ func (b *Board) Lanes(name string) (chart.Scatter, error) {
 // Panels returns the three panels of the named policy stacked on the
 // board's ruler, which is marked in round numbers of seconds. Each marker
 // is named once: the finishes on the calls panel, the outage on the
-// in-flight panel; the other panels repeat them unlabelled. The title gives the run's finish and
-// calls.
+// in-flight panel; the other panels repeat them unlabelled. The title gives
+// the run's finish and calls.
 func (b *Board) Panels(name string) (chart.Stack, error) {
 	st, err := b.stacked(name)
 	if err != nil {
@@ -285,7 +285,8 @@ func (b *Board) CallsStack(names ...string) (chart.Stack, error) {
 	return st, nil
 }
 
-// onRuler returns panel with the board's time ruler: round seconds, at least five labels.
+// onRuler returns panel with the board's time ruler: round seconds, at
+// least five labels.
 func onRuler(panel chart.Panel) chart.PlotFunc {
 	return func() (*plot.Plot, error) {
 		p, err := panel.Plot()

@@ -51,8 +51,9 @@ const (
 //
 // Client i makes its first attempt at t = 0 (or at an offset drawn uniformly
 // from [0, Spread)). While its attempts are refused it asks Policy for the
-// wait before retry n (n = 0 before the first retry, prev = the wait the policy
-// returned last, 0 before the first retry) and tries again that much later.
+// wait before retry n (n = 0 before the first retry, prev = the wait the
+// policy returned last, 0 before the first retry) and tries again that much
+// later.
 // An attempt at t ≥ Outage succeeds and ends the client; an attempt that would
 // come at or after Horizon is not made; with MaxAttempts set, a client stops
 // after that many attempts. Times are whole nanoseconds; a sum of waits that

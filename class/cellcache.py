@@ -79,11 +79,20 @@ class Refused(Exception):
 
 
 def repo_state(repo, skip=SKIP):
-    """A hash of every file of the checkout (path, size, modification time), skipping the caches."""
+    """A hash of the checkout's files a cell's build can read (path, size, modification time): every
+    .go, go.mod, go.sum and go.work file, and every file of a package's folder and the folders below
+    it (what //go:embed may embed). Lessons, notes and caches are not hashed: editing them builds
+    nothing again."""
     h = hashlib.sha256()
+    in_package = {}
     for root, dirs, files in os.walk(repo):
         dirs[:] = sorted(d for d in dirs if not (root == repo and d in skip) and not d.startswith("."))
+        pkg = root != repo and (in_package.get(os.path.dirname(root), False) or
+                                any(f.endswith(".go") and not f.endswith("_test.go") for f in files))
+        in_package[root] = pkg
         for f in sorted(files):
+            if not (pkg or f.endswith(".go") or f in MODULE_FILES):
+                continue
             p = os.path.join(root, f)
             try:
                 st = os.lstat(p)
@@ -230,7 +239,10 @@ class Cache:
                     self.flight.pop(key).set()
         with open(path + ".dir") as f:
             builddir = f.read().strip()
-        return {"status": status, "key": key, "program": path, "builddir": builddir}
+        reply = {"status": status, "key": key, "program": path, "builddir": builddir}
+        if status == "built":  # (what it was made of, to see why two kernels' cells differed)
+            reply["made_of"] = " ".join("%s=%s" % (n, hashlib.sha256(files[n]).hexdigest()[:8]) for n in sorted(files))
+        return reply
 
     def build(self, key, files, path):
         tmp = tempfile.gettempdir()
@@ -308,7 +320,8 @@ class Handler(socketserver.StreamRequestHandler):
             reply = {"status": "refused", "reason": "daemon error: %r" % e}
         self.wfile.write(json.dumps(reply).encode() + b"\n")
         self.server.cache.log("uid=%d %s %s %.2fs%s" % (uid, reply["status"], reply.get("key", "-")[:12], time.monotonic() - start,
-                                                         "" if reply["status"] != "refused" else " (" + reply["reason"].splitlines()[0][:200] + ")"))
+                                                         " (" + reply["reason"].splitlines()[0][:200] + ")" if reply["status"] == "refused" else
+                                                         " " + reply["made_of"] if "made_of" in reply else ""))
 
 
 class Server(socketserver.ThreadingMixIn, socketserver.UnixStreamServer):

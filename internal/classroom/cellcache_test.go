@@ -163,6 +163,15 @@ func TestCellCacheKeying(t *testing.T) {
 	// A new file in the checkout, too (the package's content changed, though no file we had did).
 	must(t, os.WriteFile(filepath.Join(cc.repo, "p", "more.go"), []byte("package p\n\n// More is more.\nconst More = 1\n"), 0o644))
 	want(k1, "built", "7")
+	// A file a package may embed (a folder below the package's): built again.
+	must(t, os.MkdirAll(filepath.Join(cc.repo, "p", "web"), 0o755))
+	must(t, os.WriteFile(filepath.Join(cc.repo, "p", "web", "x.js"), []byte("1\n"), 0o644))
+	want(k1, "built", "7")
+	// Lessons and notes outside the packages: the program stays.
+	must(t, os.MkdirAll(filepath.Join(cc.repo, "notebooks"), 0o755))
+	must(t, os.WriteFile(filepath.Join(cc.repo, "notebooks", "01.ipynb"), []byte("{}\n"), 0o644))
+	must(t, os.WriteFile(filepath.Join(cc.repo, "README.md"), []byte("# fake lab\n"), 0o644))
+	want(k2, "hit", "7")
 }
 
 func TestCellCacheSafety(t *testing.T) {

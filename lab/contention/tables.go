@@ -44,7 +44,7 @@ func WriteTable(w io.Writer, ms Means) error {
 }
 
 // WriteSweepTable writes a sweep as one row per client count and, for each
-// policy, the mean calls per run and the mean seconds until the last
+// policy, the mean calls per run and the mean seconds (s) until the last
 // commit. Every policy of the sweep must cover the same client counts, as
 // Sweep's do.
 func WriteSweepTable(w io.Writer, ms Means) error {
@@ -56,7 +56,7 @@ func WriteSweepTable(w io.Writer, ms Means) error {
 	names, units := "\t", "clients\t"
 	for _, c := range cs {
 		names += c.Policy + "\t\t"
-		units += ms[0].Config.Count.String() + "\tseconds\t"
+		units += ms[0].Config.Count.String() + "\ts\t"
 	}
 	fmt.Fprintln(tw, names)
 	fmt.Fprintln(tw, units)

@@ -58,12 +58,12 @@ func Outcome(resp *http.Response, err error) string {
 // (a nil Policy is retry.DefaultPolicy), with clients clients and the
 // given seed, writes one row per cohort to w (the retries, the shortest
 // and longest wait, the fullest 10 ms of planned waits, and whether every
-// retry kept the server's floor) and returns a figure of the arrivals at
+// retry came at least a second after its client's 503) and returns a figure of the arrivals at
 // the server per 10 ms, one panel per cohort on one scale.
 func CompareCohorts(w io.Writer, clients int, seed uint64, lineup []schedule.Named) (chart.Stack, error) {
 	const slot = 10 * time.Millisecond
 	fig := chart.Stack{Title: fmt.Sprintf("Arrivals at the server per 10 ms: %d first requests, then %d retries told Retry-After: 1", clients, clients), ShareY: true}
-	tw := newTable(w, "cohort\tretries\tshortest\tlongest\tfullest 10 ms of waits\tevery retry ≥ 1 s later\t")
+	tw := newTable(w, "cohort\tretries\tshortest\tlongest\tfullest 10 ms\tall ≥ 1 s after their 503\t")
 	for _, n := range lineup {
 		c, err := RetryAfterCohort(clients, n.Policy, seed)
 		if err != nil {

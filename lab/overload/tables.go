@@ -52,25 +52,34 @@ func (r Result) GoodputBack() string { return after(r.Recovered, r.RecoveredAfte
 // GoodputBack does.
 func (r Result) QueueDrained() string { return after(r.Drained, r.DrainedAfter) }
 
+// after is "after d", or "never" if not ok.
 func after(ok bool, d time.Duration) string {
 	if !ok {
 		return "never"
 	}
-	return "after " + d.String()
+	return "after " + since(ok, d)
 }
 
-// WriteTable writes one row per run of b: amplification over the run and
-// after the dip, when goodput came back and the queue drained, the peak and
-// final queue, and the requests failed, entries served for nobody, attempts
-// refused and attempts paced.
+// WriteTable writes one row per run of b: the amplification over the run,
+// how long after the dip goodput came back and the queue drained ("never"
+// if they did not), the peak and final queue, and the requests failed,
+// entries served for nobody, attempts refused and attempts paced.
 func (b *Board) WriteTable(w io.Writer) error {
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
-	fmt.Fprintln(tw, "run\tamplification\tafter the dip\tgoodput back\tqueue drained\tpeak queue\tfinal queue\tfailed\twasted\trefused\tpaced\t")
+	fmt.Fprintln(tw, "run\tamplif.\tgoodput back\tdrained\tpeak q\tfinal q\tfailed\twasted\trefused\tpaced\t")
 	for i, r := range b.Results {
-		fmt.Fprintf(tw, "%s\t%.2f×\t%.2f×\t%s\t%s\t%d\t%d\t%d\t%d\t%d\t%d\t\n", b.Names[i], r.Amplification, r.AmplificationAfterDip,
-			r.GoodputBack(), r.QueueDrained(), r.PeakQueue(), r.FinalQueue, r.Failed, r.Wasted, r.Refused, r.Paced)
+		fmt.Fprintf(tw, "%s\t%.2f×\t%s\t%s\t%d\t%d\t%d\t%d\t%d\t%d\t\n", b.Names[i], r.Amplification,
+			since(r.Recovered, r.RecoveredAfter), since(r.Drained, r.DrainedAfter), r.PeakQueue(), r.FinalQueue, r.Failed, r.Wasted, r.Refused, r.Paced)
 	}
 	return tw.Flush()
+}
+
+// since is d, or "never" if not ok.
+func since(ok bool, d time.Duration) string {
+	if !ok {
+		return "never"
+	}
+	return d.String()
 }
 
 // WriteBudgetTable runs every named setting without a limit on retries and

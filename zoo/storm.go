@@ -28,7 +28,7 @@ import (
 	"sync"
 	"time"
 
-	"github.com/backofflab/backofflab/lab"
+	"github.com/backofflab/backofflab/lab/lcg"
 	"github.com/backofflab/backofflab/lab/metrics"
 	"github.com/backofflab/backofflab/zoo/internal/bubble"
 )
@@ -47,7 +47,7 @@ const (
 
 // Storm is the shared failure: Clients clients send their first request at
 // t = 0, and the dependency fails every request that arrives before Outage.
-// The zero Storm is the lesson's: 1000 clients, a 10 s outage, lab.DefaultSeed.
+// The zero Storm is the lesson's: 1000 clients, a 10 s outage, lcg.DefaultSeed.
 //
 // With RetryAfter set, the dependency instead answers each client's first
 // request with 503 and a Retry-After of that many whole seconds, and serves
@@ -67,7 +67,7 @@ func (s Storm) withDefaults() (Storm, error) {
 		s.Outage = 10 * time.Second
 	}
 	if s.Seed == 0 {
-		s.Seed = lab.DefaultSeed
+		s.Seed = lcg.DefaultSeed
 	}
 	if s.Clients < 1 || s.Clients > MaxClients {
 		return s, fmt.Errorf("zoo: Storm.Clients = %d, want 1 to %d", s.Clients, MaxClients)

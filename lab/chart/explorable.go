@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"html/template"
+	"math"
 	"sort"
 	"strconv"
 	"strings"
@@ -35,6 +36,64 @@ type Control struct {
 	// Buttons shows one button per value instead of a slider: for a few
 	// settings that have no order, such as policies.
 	Buttons bool
+	// Notes, with Buttons, are a second line printed on each button, such
+	// as the score of the policy it shows: none, or one per value.
+	Notes []string
+}
+
+// Playhead is a time cursor an [Explorable] can carry: a play/pause button
+// and a slider (moved by dragging or with the arrow keys) over the
+// positions Start, Start+Step, … up to End (the last position is End,
+// rounded up to a whole step), in the panels' x units. The slider moves a
+// vertical line across every panel at that x, and the page prints, on each
+// button of the control the Tallies belong to, every tally's count at that
+// position. No frame is drawn per position: the page only moves the lines
+// and rewrites the counts, so a playhead adds its tallies' numbers to the
+// page and nothing more. Play advances the position with the page's
+// animation frames, Rate x units a second, and stops at the end.
+type Playhead struct {
+	// Label names the slider, such as "time"; Unit is printed after its
+	// value, such as "s".
+	Label, Unit string
+	// Start, End and Step are the first and last positions and the
+	// distance between two; Step > 0, End > Start, and at most
+	// MaxPositions positions.
+	Start, End, Step float64
+	// Rate is how far play advances per second; zero means the whole span
+	// in ten seconds.
+	Rate float64
+	// Control is the index in Explorable.Controls of the Buttons control
+	// whose buttons print the tallies.
+	Control int
+	// Tallies are the counts printed on that control's buttons.
+	Tallies []Tally
+}
+
+// Tally is a count that a [Playhead]'s position reads, such as the calls
+// made so far: Counts[v][i] is its value for value v of the playhead's
+// control at position i.
+type Tally struct {
+	// Name is printed after the count, such as "calls".
+	Name   string
+	Counts [][]int
+}
+
+// MaxPositions is the most positions a [Playhead] may have.
+const MaxPositions = 10000
+
+// Positions returns the number of positions of the playhead's slider: 0
+// if the span or the step is not a positive finite number, and
+// MaxPositions+1 for any number above MaxPositions.
+func (p Playhead) Positions() int {
+	span := p.End - p.Start
+	if !(p.Step > 0) || !(span > 0) || math.IsInf(p.Step, 0) || math.IsInf(span, 0) {
+		return 0
+	}
+	n := math.Ceil(span/p.Step-1e-9) + 1
+	if n > MaxPositions {
+		return MaxPositions + 1
+	}
+	return int(n)
 }
 
 // Frame is what an [Explorable] shows at one setting of its controls.
@@ -70,6 +129,12 @@ type Explorable struct {
 	Controls []Control
 	// Frames are the figures at every setting of the controls (see above).
 	Frames []Frame
+	// Playhead, if not nil, adds a time cursor under the controls (see
+	// [Playhead]). Once drawn, the div then also holds a <div
+	// class="backofflab-playhead"> with the play button and the slider, its
+	// value in an <output>, has the attribute data-time (the position's x),
+	// and each panel holds a <div class="backofflab-cursor">.
+	Playhead *Playhead
 }
 
 // MaxFrames is the most frames an [Explorable] may hold, which keeps a
@@ -104,6 +169,14 @@ func (e Explorable) check() (panels int, err error) {
 			return 0, fmt.Errorf("chart: Explorable spans more than %d settings: want at most MaxFrames", MaxFrames)
 		}
 	}
+	for i, c := range e.Controls {
+		if len(c.Notes) != 0 && (!c.Buttons || len(c.Notes) != len(c.Values)) {
+			return 0, fmt.Errorf("chart: Explorable.Controls[%d] (%q) has %d notes: want none, or one per value of a Buttons control (%d)", i, c.Label, len(c.Notes), len(c.Values))
+		}
+	}
+	if err := e.checkPlayhead(); err != nil {
+		return 0, err
+	}
 	if len(e.Frames) != want {
 		return 0, fmt.Errorf("chart: Explorable has %d frames: want %d, one per setting of its controls", len(e.Frames), want)
 	}
@@ -124,6 +197,36 @@ func (e Explorable) check() (panels int, err error) {
 	return panels, nil
 }
 
+// checkPlayhead validates the playhead, if any.
+func (e Explorable) checkPlayhead() error {
+	p := e.Playhead
+	if p == nil {
+		return nil
+	}
+	n := p.Positions()
+	switch {
+	case n == 0:
+		return fmt.Errorf("chart: Explorable.Playhead spans %v to %v in steps of %v: want start < end and step > 0", p.Start, p.End, p.Step)
+	case n > MaxPositions:
+		return fmt.Errorf("chart: Explorable.Playhead has %d positions: want at most MaxPositions (%d)", n, MaxPositions)
+	case !(p.Rate >= 0) || math.IsInf(p.Rate, 0):
+		return fmt.Errorf("chart: Explorable.Playhead.Rate %v out of range: want rate >= 0", p.Rate)
+	case len(p.Tallies) > 0 && (p.Control < 0 || p.Control >= len(e.Controls) || !e.Controls[p.Control].Buttons):
+		return fmt.Errorf("chart: Explorable.Playhead.Control %d: want the index of a Buttons control", p.Control)
+	}
+	for k, t := range p.Tallies {
+		if len(t.Counts) != len(e.Controls[p.Control].Values) {
+			return fmt.Errorf("chart: Explorable.Playhead.Tallies[%d] (%q) has counts for %d values: want %d", k, t.Name, len(t.Counts), len(e.Controls[p.Control].Values))
+		}
+		for v, c := range t.Counts {
+			if len(c) != n {
+				return fmt.Errorf("chart: Explorable.Playhead.Tallies[%d].Counts[%d] has %d counts: want one per position (%d)", k, v, len(c), n)
+			}
+		}
+	}
+	return nil
+}
+
 // explorableSpec is the variable spec that web/explorable.js reads.
 type explorableSpec struct {
 	Controls []controlSpec `json:"controls"`
@@ -138,6 +241,8 @@ type explorableSpec struct {
 	// Replace holds, for the frames shaped unlike the base (see
 	// [skeleton]), per panel the keys to replace rather than merge.
 	Replace map[int][][]string `json:"replace"`
+	// Playhead is null without one.
+	Playhead *playheadSpec `json:"playhead"`
 }
 
 type controlSpec struct {
@@ -145,6 +250,23 @@ type controlSpec struct {
 	Values  []string `json:"values"`
 	Start   int      `json:"start"`
 	Buttons bool     `json:"buttons"`
+	Notes   []string `json:"notes,omitempty"`
+}
+
+type playheadSpec struct {
+	Label     string      `json:"label"`
+	Unit      string      `json:"unit"`
+	Start     float64     `json:"start"`
+	Step      float64     `json:"step"`
+	Positions int         `json:"positions"`
+	Rate      float64     `json:"rate"`
+	Control   int         `json:"control"`
+	Tallies   []tallySpec `json:"tallies"`
+}
+
+type tallySpec struct {
+	Name   string  `json:"name"`
+	Counts [][]int `json:"counts"`
 }
 
 // spec returns, as JSON, what the page script reads (see
@@ -162,7 +284,18 @@ func (e Explorable) spec() (template.JS, error) {
 		Replace:  map[int][][]string{},
 	}
 	for _, c := range e.Controls {
-		s.Controls = append(s.Controls, controlSpec{c.Label, c.Values, c.Start, c.Buttons})
+		s.Controls = append(s.Controls, controlSpec{c.Label, c.Values, c.Start, c.Buttons, c.Notes})
+	}
+	if p := e.Playhead; p != nil {
+		ps := &playheadSpec{Label: p.Label, Unit: p.Unit, Start: p.Start, Step: p.Step, Positions: p.Positions(),
+			Rate: p.Rate, Control: p.Control, Tallies: []tallySpec{}}
+		if ps.Rate == 0 {
+			ps.Rate = (p.End - p.Start) / 10
+		}
+		for _, t := range p.Tallies {
+			ps.Tallies = append(ps.Tallies, tallySpec{t.Name, t.Counts})
+		}
+		s.Playhead = ps
 	}
 	baseSkel := make([]map[string]string, panels) // key → skeleton
 	for j, p := range e.Frames[0].Panels {
@@ -212,21 +345,22 @@ func (e Explorable) spec() (template.JS, error) {
 // a line of its own, so that a diff of two saved notebooks shows the
 // frames that changed.
 func (s explorableSpec) encode() (template.JS, error) {
-	var parts [6][]byte
-	var errs [6]error
+	var parts [7][]byte
+	var errs [7]error
 	parts[0], errs[0] = json.Marshal(s.Controls)
 	parts[1], errs[1] = json.Marshal(s.Heights)
 	parts[2], errs[2] = jsonLines(s.Base)
 	parts[3], errs[3] = jsonLines(s.Frames)
 	parts[4], errs[4] = json.Marshal(s.Readouts)
 	parts[5], errs[5] = json.Marshal(s.Replace)
+	parts[6], errs[6] = json.Marshal(s.Playhead)
 	if err := errors.Join(errs[:]...); err != nil {
 		return "", fmt.Errorf("chart: encoding the Explorable: %w", err)
 	}
 	// encoding/json escapes <, > and & in strings, so the JSON cannot end
 	// the script element it is written in.
-	return template.JS(fmt.Sprintf("{\"controls\":%s,\n\"heights\":%s,\n\"base\":%s,\n\"frames\":%s,\n\"readouts\":%s,\n\"replace\":%s}",
-		parts[0], parts[1], parts[2], parts[3], parts[4], parts[5])), nil
+	return template.JS(fmt.Sprintf("{\"controls\":%s,\n\"heights\":%s,\n\"base\":%s,\n\"frames\":%s,\n\"readouts\":%s,\n\"replace\":%s,\n\"playhead\":%s}",
+		parts[0], parts[1], parts[2], parts[3], parts[4], parts[5], parts[6])), nil
 }
 
 // jsonLines encodes items as a JSON array with one element per line.

@@ -1,6 +1,7 @@
 package chart
 
 import (
+	"math"
 	"strings"
 	"testing"
 	"time"
@@ -113,5 +114,71 @@ func TestExplorableReplacesWhatChangesShape(t *testing.T) {
 	}
 	if strings.Count(html, "replaceMerge: replace") != 1 {
 		t.Error("the page does not pass the keys to replace to echarts")
+	}
+}
+
+// withPlayhead is twoFrames with buttons, notes and a playhead of three
+// positions whose one tally is printed on the buttons.
+func withPlayhead() Explorable {
+	e := twoFrames()
+	e.Controls[0].Buttons = true
+	e.Controls[0].Notes = []string{"note a", "note b"}
+	e.Playhead = &Playhead{Label: "time", Unit: "s", Start: 0, End: 1.9, Step: 1,
+		Tallies: []Tally{{Name: "calls", Counts: [][]int{{1, 2, 3}, {4, 5, 6}}}}}
+	return e
+}
+
+func TestExplorablePlayheadSpec(t *testing.T) {
+	e := withPlayhead()
+	if n := e.Playhead.Positions(); n != 3 {
+		t.Errorf("0 to 1.9 in steps of 1: %d positions, want 3 (0, 1, 2)", n)
+	}
+	html, err := e.HTML()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"backofflab-playhead", "backofflab-cursor", "requestAnimationFrame", "data-time", "backofflab-tally", "backofflab-note"} {
+		if !strings.Contains(html, want) {
+			t.Errorf("fragment lacks %q", want)
+		}
+	}
+	spec := specOf(t, html)
+	ph := spec["playhead"].(map[string]any)
+	if ph["positions"] != 3.0 || ph["rate"] != 0.19 || ph["label"] != "time" {
+		t.Errorf("playhead %v, want 3 positions and the span in 10 s (0.19 a second)", ph)
+	}
+	if counts := ph["tallies"].([]any)[0].(map[string]any)["counts"].([]any); len(counts) != 2 {
+		t.Errorf("tally counts %v", counts)
+	}
+	if notes := spec["controls"].([]any)[0].(map[string]any)["notes"].([]any); notes[1] != "note b" {
+		t.Errorf("notes %v", notes)
+	}
+	plain, err := twoFrames().HTML()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p := specOf(t, plain)["playhead"]; p != nil {
+		t.Errorf("an explorable without a playhead sends %v", p)
+	}
+}
+
+func TestExplorableRejectsBadPlayheads(t *testing.T) {
+	for name, change := range map[string]func(e *Explorable){
+		"no step":       func(e *Explorable) { e.Playhead.Step = 0 },
+		"end <= start":  func(e *Explorable) { e.Playhead.End = 0 },
+		"infinite step": func(e *Explorable) { e.Playhead.Step = math.Inf(1) },
+		"too many":      func(e *Explorable) { e.Playhead.Step = 1e-9 },
+		"negative rate": func(e *Explorable) { e.Playhead.Rate = -1 },
+		"no buttons":    func(e *Explorable) { e.Controls[0].Buttons = false; e.Controls[0].Notes = nil },
+		"bad control":   func(e *Explorable) { e.Playhead.Control = 1 },
+		"few values":    func(e *Explorable) { e.Playhead.Tallies[0].Counts = e.Playhead.Tallies[0].Counts[:1] },
+		"few positions": func(e *Explorable) { e.Playhead.Tallies[0].Counts[1] = []int{1} },
+		"few notes":     func(e *Explorable) { e.Controls[0].Notes = []string{"a"} },
+	} {
+		e := withPlayhead()
+		change(&e)
+		if _, err := e.HTML(); err == nil || !strings.HasPrefix(err.Error(), "chart: ") {
+			t.Errorf("%s: error %v, want one starting chart:", name, err)
+		}
 	}
 }

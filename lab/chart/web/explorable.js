@@ -2,7 +2,9 @@
 // readout and one echarts panel per entry of spec.heights in the
 // fragment's div, and show the frame the controls select. Moving a control
 // redraws synchronously, in the input event's handler, so the panels always
-// show the control's last value.
+// show the control's last value. A playhead (spec.playhead) moves a cursor
+// across every panel and rewrites the tallies on the buttons of its
+// control; it draws no frame.
 /* global id, spec, help, backofflabLoadECharts, claim */
 function make(tag, css, text) {
   var e = document.createElement(tag);
@@ -17,7 +19,7 @@ if (!window.backofflabKeysGuard) {
   window.backofflabKeysGuard = true;
   window.addEventListener("keydown", function (ev) {
     var t = ev.target;
-    if (t && t.closest && t.closest(".backofflab-controls") && /^(Arrow|Home$|End$|Page|Enter$| $)/.test(ev.key)) {
+    if (t && t.closest && t.closest(".backofflab-controls, .backofflab-playhead") && /^(Arrow|Home$|End$|Page|Enter$| $)/.test(ev.key)) {
       ev.stopPropagation();
     }
   }, true);
@@ -27,16 +29,22 @@ backofflabLoadECharts(function (echarts) {
     var nth = window.backofflabExplorables = (window.backofflabExplorables || 0) + 1;
     root.innerHTML = "";
     var pos = spec.controls.map(function (c) { return c.start; });
-    var outputs = [], inputs = [], charts = [];
-    var box = make("div", "font:14px sans-serif;display:flex;flex-wrap:wrap;gap:6px 24px;align-items:center;padding:4px 8px;");
-    box.className = "backofflab-controls";
-    // Keys pressed here move the controls; JupyterLab's shortcuts leave them alone.
-    box.setAttribute("data-lm-suppress-shortcuts", "true");
-    // The notebook around it would take the focus back to the cell on a
-    // click; the controls keep it, so that the arrow keys then move them.
-    ["mousedown", "pointerdown", "mouseup", "pointerup", "click", "dblclick", "focusin", "focusout", "keydown"].forEach(function (type) {
-      box.addEventListener(type, function (ev) { ev.stopPropagation(); });
-    });
+    var outputs = [], inputs = [], charts = [], cursors = [];
+    var ph = spec.playhead, tallies = [];
+    // controlBox returns a row of controls: keys pressed in it move its
+    // controls, JupyterLab's shortcuts leave them alone, and the notebook
+    // around it, which would take the focus back to the cell on a click,
+    // does not see its clicks, so that the arrow keys then move them.
+    function controlBox(cls) {
+      var b = make("div", "font:14px sans-serif;display:flex;flex-wrap:wrap;gap:6px 24px;align-items:center;padding:4px 8px;");
+      b.className = cls;
+      b.setAttribute("data-lm-suppress-shortcuts", "true");
+      ["mousedown", "pointerdown", "mouseup", "pointerup", "click", "dblclick", "focusin", "focusout", "keydown"].forEach(function (type) {
+        b.addEventListener(type, function (ev) { ev.stopPropagation(); });
+      });
+      return b;
+    }
+    var box = controlBox("backofflab-controls");
     // keep holds the focus on a control the reader just clicked or
     // tabbed to when the notebook around it takes it (Notebook 7, on
     // activating its panel, focuses its active cell), which would leave
@@ -78,6 +86,16 @@ backofflabLoadECharts(function (echarts) {
           var bt = make("button", "font:13px sans-serif;padding:3px 10px;cursor:pointer;", v);
           bt.type = "button";
           bt.className = "backofflab-choice";
+          if (c.notes) {
+            bt.style.textAlign = "left";
+            bt.appendChild(make("span", "display:block;font-size:12px;", c.notes[i])).className = "backofflab-note";
+          }
+          if (ph && ph.control === k && ph.tallies.length) {
+            var tally = make("span", "display:block;font-size:12px;font-variant-numeric:tabular-nums;");
+            tally.className = "backofflab-tally";
+            bt.appendChild(tally);
+            tallies[i] = tally;
+          }
           bt.addEventListener("click", function () { pos[k] = i; draw(); });
           keep(bt);
           group.appendChild(bt);
@@ -100,18 +118,49 @@ backofflabLoadECharts(function (echarts) {
       box.appendChild(row);
     });
     root.appendChild(box);
+    var scrub, clock, playBtn, at = 0, playing = false, raf = 0, digits = 0;
+    if (ph) {
+      digits = Math.max(0, Math.min(6, -Math.floor(Math.log10(ph.step) + 1e-9)));
+      var pbox = controlBox("backofflab-playhead");
+      var prow = make("div", "display:flex;align-items:center;gap:8px;");
+      var pid = id + "-" + nth + "-playhead";
+      playBtn = make("button", "font:13px sans-serif;padding:3px 10px;cursor:pointer;min-width:5.5em;", "\u25B6 play");
+      playBtn.type = "button";
+      playBtn.className = "backofflab-play";
+      playBtn.setAttribute("aria-pressed", "false");
+      playBtn.addEventListener("click", function () { if (playing) pause(); else play(); });
+      keep(playBtn);
+      var plabel = make("label", "font-weight:600;", ph.label);
+      scrub = make("input", "width:420px;");
+      scrub.type = "range"; scrub.min = 0; scrub.max = ph.positions - 1; scrub.step = 1; scrub.value = 0; scrub.id = pid;
+      plabel.htmlFor = pid;
+      scrub.addEventListener("input", function () { pause(); seek(+scrub.value); });
+      keep(scrub);
+      clock = make("output", "min-width:5em;font-variant-numeric:tabular-nums;");
+      clock.className = "backofflab-time";
+      clock.setAttribute("for", pid);
+      prow.appendChild(playBtn); prow.appendChild(plabel); prow.appendChild(scrub); prow.appendChild(clock);
+      pbox.appendChild(prow);
+      root.appendChild(pbox);
+    }
     var readout = make("p", "font:14px sans-serif;margin:4px 8px;min-height:1.2em;");
     readout.className = "backofflab-readout";
     readout.setAttribute("aria-live", "polite");
     root.appendChild(readout);
     spec.heights.forEach(function (h) {
-      var el = make("div", "width:100%;height:" + h + "px;");
+      var el = make("div", "width:100%;height:" + h + "px;position:relative;");
       el.className = "backofflab-panel";
       root.appendChild(el);
       var chart = echarts.init(el, null, {renderer: "canvas"});
       charts.push(chart);
+      if (ph) {
+        var cur = make("div", "position:absolute;top:0;left:0;width:0;height:0;border-left:2px solid #d62728;pointer-events:none;z-index:2;display:none;");
+        cur.className = "backofflab-cursor";
+        el.appendChild(cur);
+        cursors.push(cur);
+      }
       if (typeof ResizeObserver === "function") {
-        new ResizeObserver(function () { chart.resize(); }).observe(el);
+        new ResizeObserver(function () { chart.resize(); place(); }).observe(el);
       }
     });
     // draw shows the frame at pos. The first time it sets every option;
@@ -162,8 +211,88 @@ backofflabLoadECharts(function (echarts) {
       });
       readout.textContent = spec.readouts[f];
       root.setAttribute("data-frame", f);
+      place();
+    }
+    // xPixel returns where x falls on panel j's x axis, in pixels from
+    // the panel's left edge: on a category axis (a histogram's slots, each
+    // labelled with its start) between the slots' centres, half a slot on.
+    function xPixel(j, x) {
+      var chart = charts[j], ax = spec.base[j].xAxis;
+      ax = Array.isArray(ax) ? ax[0] : ax;
+      if (ax && ax.type === "category" && ax.data && ax.data.length) {
+        var s0 = +ax.data[0], w = ax.data.length > 1 ? +ax.data[1] - s0 : 1;
+        var p0 = chart.convertToPixel({xAxisIndex: 0}, 0);
+        var p1 = ax.data.length > 1 ? chart.convertToPixel({xAxisIndex: 0}, 1) : p0;
+        return p0 + ((x - s0) / w - 0.5) * (p1 - p0);
+      }
+      return chart.convertToPixel({xAxisIndex: 0}, x);
+    }
+    // place draws the cursor of every panel at the playhead's x, over the
+    // plot area only.
+    function place() {
+      if (!ph) return;
+      var x = ph.start + at * ph.step;
+      cursors.forEach(function (cur, j) {
+        var px, rect;
+        try {
+          px = xPixel(j, x);
+          rect = charts[j].getModel().getComponent("grid", 0).coordinateSystem.getRect();
+        } catch (e) { px = NaN; }
+        if (!isFinite(px) || !rect || px < rect.x - 1 || px > rect.x + rect.width + 1) {
+          cur.style.display = "none";
+          return;
+        }
+        cur.style.display = "block";
+        cur.style.left = (px - 1) + "px";
+        cur.style.top = rect.y + "px";
+        cur.style.height = rect.height + "px";
+        cur.setAttribute("data-x", x.toFixed(digits));
+      });
+    }
+    // seek moves the playhead to position i: slider, value, cursors and
+    // the tallies on the buttons.
+    function seek(i) {
+      at = Math.max(0, Math.min(ph.positions - 1, i));
+      var v = (ph.start + at * ph.step).toFixed(digits);
+      scrub.value = at;
+      var text = v + (ph.unit ? " " + ph.unit : "");
+      clock.textContent = text;
+      scrub.setAttribute("aria-valuetext", text);
+      root.setAttribute("data-time", v);
+      place();
+      tallies.forEach(function (el, b) {
+        el.textContent = "at " + text + ": " + ph.tallies.map(function (t) { return t.counts[b][at] + " " + t.name; }).join(", ");
+      });
+    }
+    // play advances the playhead ph.rate x units a second, one step at a
+    // time, from where it is (from the start if it is at the end) to the
+    // end; pause stops it.
+    function play() {
+      if (at >= ph.positions - 1) seek(0);
+      var t0 = performance.now(), from = at;
+      playing = true;
+      playBtn.textContent = "\u275A\u275A pause";
+      playBtn.setAttribute("aria-pressed", "true");
+      root.setAttribute("data-playing", "true");
+      function tick(now) {
+        if (!playing) return;
+        var i = from + Math.floor((now - t0) / 1000 * ph.rate / ph.step);
+        if (i !== at) seek(i);
+        if (i >= ph.positions - 1) { pause(); return; }
+        raf = requestAnimationFrame(tick);
+      }
+      raf = requestAnimationFrame(tick);
+    }
+    function pause() {
+      if (!playing) return;
+      playing = false;
+      cancelAnimationFrame(raf);
+      playBtn.textContent = "\u25B6 play";
+      playBtn.setAttribute("aria-pressed", "false");
+      root.setAttribute("data-playing", "false");
     }
     draw();
+    if (ph) seek(0);
   });
 }, function (why) {
   claim("failed", function (el) {

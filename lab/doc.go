@@ -2,18 +2,17 @@
 // retry schedules, simulators, metrics and chart helpers that the notebooks
 // call. Each concept lives in its own sub-package:
 //
-//   - lcg: the seeded linear congruential generator every lesson draws from.
-//   - schedule: retry delay policies (exponential, full, equal, decorrelated,
-//     width-w uniform jitter, constant).
+//   - lcg: the seeded linear congruential generator every lesson draws from,
+//     and the lessons' seed, lcg.DefaultSeed.
+//   - schedule: retry delay policies and their names (exponential, full,
+//     equal, decorrelated, uniform, constant, immediate).
+//   - metrics: histograms, peaks and the spread of inter-arrival times.
 //   - chart: static (gonum/plot) and interactive (go-echarts) figures, shown
 //     inline in a GoNB notebook.
 //
-// The lessons' own models live beside them (waves, cohort, ...).
+// The lessons' own models live beside them (waves, cohort, synchrony,
+// contention, overload, deadline, storm, flaky), each with a Lesson config,
+// With… modifiers and a Run; ARCHITECTURE.md says who may import what. This
+// package itself holds Remember, which keeps a notebook's slow results
+// across re-runs of a cell.
 package lab
-
-import "github.com/backofflab/backofflab/lab/lcg"
-
-// DefaultSeed is lcg.DefaultSeed.
-//
-// Deprecated: use lcg.DefaultSeed.
-const DefaultSeed = lcg.DefaultSeed

@@ -326,6 +326,7 @@ class Handler(socketserver.StreamRequestHandler):
 
 class Server(socketserver.ThreadingMixIn, socketserver.UnixStreamServer):
     daemon_threads = True
+    request_queue_size = 256  # a class's kernels ask at the same moment (socketserver's 5 refused some)
 
 
 def serve(args):
@@ -385,8 +386,8 @@ def client(argv):
             raise Refused("not a build in the kernel's folder")
         body = json.dumps({"protocol": PROTOCOL, "env": {k: os.environ.get(k, "") for k in BUILD_ENV}}).encode() + b"\n" + request_files(d, out)
         s = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+        s.connect(sock)  # (blocking: with a timeout, a full queue would refuse at once instead of waiting)
         s.settimeout(900)
-        s.connect(sock)
         s.sendall(body)
         s.shutdown(socket.SHUT_WR)
         data = b""

@@ -9,6 +9,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -97,7 +98,7 @@ func (cc *cellCache) build(t *testing.T, d string, env ...string) (int, string) 
 	t.Helper()
 	cmd := exec.Command("python3", cc.script, "build", "-o", filepath.Join(d, filepath.Base(d)))
 	cmd.Dir = d
-	cmd.Env = append(append(cc.env, "GONB_TMP_DIR="+d, "BACKOFFLAB_CELLS_SOCKET="+cc.socket, "BACKOFFLAB_CELLS_VERBOSE=1"), env...)
+	cmd.Env = slices.Concat(cc.env, []string{"GONB_TMP_DIR=" + d, "BACKOFFLAB_CELLS_SOCKET=" + cc.socket, "BACKOFFLAB_CELLS_VERBOSE=1"}, env)
 	out, err := cmd.CombinedOutput()
 	if ee, ok := err.(*exec.ExitError); ok {
 		return ee.ExitCode(), string(out)
@@ -172,6 +173,44 @@ func TestCellCacheKeying(t *testing.T) {
 	must(t, os.WriteFile(filepath.Join(cc.repo, "notebooks", "01.ipynb"), []byte("{}\n"), 0o644))
 	must(t, os.WriteFile(filepath.Join(cc.repo, "README.md"), []byte("# fake lab\n"), 0o644))
 	want(k2, "hit", "7")
+}
+
+func TestCellCacheConcurrent(t *testing.T) {
+	// A class runs the same cell at the same moment: one build, every kernel served from it.
+	cc := startCellCache(t)
+	const kernels = 16
+	type result struct {
+		code int
+		said string
+	}
+	results := make(chan result, kernels)
+	var dirs []string
+	for i := range kernels {
+		dirs = append(dirs, cc.kernel(t, fmt.Sprintf("%08x", 0xc0de0000+i), answerCell))
+	}
+	for _, d := range dirs {
+		go func() {
+			code, said := cc.build(t, d)
+			results <- result{code, said}
+		}()
+	}
+	count := map[string]int{}
+	for range kernels {
+		r := <-results
+		if r.code != 0 {
+			t.Errorf("a kernel's build: exit %d, said %q; want 0", r.code, r.said)
+			continue
+		}
+		count[strings.Fields(r.said)[1]]++
+	}
+	if count["built"] != 1 || count["hit"] != kernels-1 {
+		t.Errorf("%d kernels building the same cell at once: %v, want 1 built and %d hits", kernels, count, kernels-1)
+	}
+	for _, d := range dirs {
+		if got := strings.TrimSpace(run(t, d)); got != "42" {
+			t.Errorf("the program of %s printed %q, want 42", filepath.Base(d), got)
+		}
+	}
 }
 
 func TestCellCacheSafety(t *testing.T) {

@@ -1,6 +1,7 @@
 package explore
 
 import (
+	"encoding/json"
 	"fmt"
 	"time"
 
@@ -52,7 +53,7 @@ func InPhaseBoard(c cohort.Config, policies []schedule.Named) (chart.Explorable,
 			inFlight.VLines[k].Label, lanes.VLines[k].Label = "", ""
 		}
 		r := b.Results[i]
-		e.Frames = append(e.Frames, chart.Frame{Panels: []chart.Drawable{calls, inFlight, lanes},
+		e.Frames = append(e.Frames, chart.Frame{Panels: []chart.Drawable{calls, inFlight, largeScatter{lanes}},
 			Readout: fmt.Sprintf("%s, seed %d: finished at %v after %d calls (%d during the outage), idle %v, worst 100 ms %d calls",
 				labels[i], c.Seed, r.Finish, r.Calls, r.CallsOutage, r.Idle, r.PeakPer100ms)})
 		for k, counts := range tallies(b.Traces[i], steps) {
@@ -92,4 +93,32 @@ func tallies(tr *cohort.Trace, steps int) [3][]int {
 		out[0][s], out[1][s], out[2][s] = a, answered, flight[f].InFlight
 	}
 	return out
+}
+
+// largeScatter is a scatter plot that echarts draws in its large mode (all
+// marks of a series as one path, no per-mark animation): the lanes hold up
+// to thousands of marks, and the board redraws them at every click.
+type largeScatter struct{ chart.Scatter }
+
+// Option returns the scatter's option with every series in large mode.
+func (s largeScatter) Option() (json.RawMessage, error) {
+	raw, err := s.Scatter.Option()
+	if err != nil {
+		return nil, err
+	}
+	var o map[string]json.RawMessage
+	var series []map[string]json.RawMessage
+	if err := json.Unmarshal(raw, &o); err != nil {
+		return nil, err
+	}
+	if err := json.Unmarshal(o["series"], &series); err != nil {
+		return nil, err
+	}
+	for _, ser := range series {
+		ser["large"], ser["largeThreshold"] = json.RawMessage("true"), json.RawMessage("100")
+	}
+	if o["series"], err = json.Marshal(series); err != nil {
+		return nil, err
+	}
+	return json.Marshal(o)
 }

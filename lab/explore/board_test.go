@@ -44,7 +44,7 @@ func TestInPhaseBoardFramesAreTheLabsRuns(t *testing.T) {
 		if int(total) != r.Calls {
 			t.Errorf("%s: the calls panel holds %v calls, the run made %d", name, total, r.Calls)
 		}
-		if lanes := e.Frames[i].Panels[2].(chart.Scatter); len(lanes.Series[0].X)+len(lanes.Series[len(lanes.Series)-1].X) != r.Calls {
+		if lanes := e.Frames[i].Panels[2].(largeScatter).Scatter; len(lanes.Series[0].X)+len(lanes.Series[len(lanes.Series)-1].X) != r.Calls {
 			t.Errorf("%s: the lanes hold %d+%d marks, want %d", name, len(lanes.Series[0].X), len(lanes.Series[len(lanes.Series)-1].X), r.Calls)
 		}
 		if title := e.Frames[i].Panels[1].(chart.Lines).Title; !strings.Contains(title, "in all") {
@@ -66,8 +66,12 @@ func TestInPhaseBoardFramesAreTheLabsRuns(t *testing.T) {
 			}
 		}
 	}
-	if _, err := e.HTML(); err != nil {
+	html, err := e.HTML()
+	if err != nil {
 		t.Fatal(err)
+	}
+	if !strings.Contains(html, `"large":true`) {
+		t.Error("the lanes are not drawn in echarts' large mode")
 	}
 	if _, err := InPhaseBoard(c, nil); err == nil || !strings.Contains(err.Error(), "policy") {
 		t.Errorf("InPhaseBoard with no policies: %v", err)

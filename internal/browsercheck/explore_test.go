@@ -63,7 +63,35 @@ const exploreJS = `(() => {
       row.querySelectorAll('button')[pos].click();
     }
   };
+  // playhead reads an explorable's playhead: position, value, the cursors over the panels, the
+  // tallies printed on the buttons, and the redraw times of the slider's input events since the
+  // last call (timed from an ancestor's capture listener to its bubble listener, around the
+  // page's own handler on the slider).
+  const playhead = (root) => {
+    const box = root.querySelector('.backofflab-playhead');
+    if (!box) return null;
+    const input = box.querySelector('input[type=range]');
+    if (!root.backofflabProbeTimes) {
+      root.backofflabProbeTimes = [];
+      let t0 = 0;
+      root.addEventListener('input', (ev) => { if (ev.target === input) t0 = performance.now(); }, true);
+      root.addEventListener('input', (ev) => { if (ev.target === input) root.backofflabProbeTimes.push(performance.now() - t0); });
+    }
+    const times = root.backofflabProbeTimes.splice(0);
+    const label = box.querySelector('label');
+    return {
+      position: +input.value, positions: +input.max + 1, value: box.querySelector('output').textContent,
+      time: root.getAttribute('data-time'), playing: root.getAttribute('data-playing') === 'true',
+      labelled: !!label && label.htmlFor === input.id, label: label ? label.textContent : '',
+      play: box.querySelector('button.backofflab-play').textContent,
+      cursors: Array.from(root.querySelectorAll('.backofflab-cursor')).map(c => ({x: c.getAttribute('data-x') || '', left: parseFloat(c.style.left), shown: c.style.display !== 'none'})),
+      tallies: Array.from(root.querySelectorAll('.backofflab-tally')).map(e => e.textContent),
+      notes: Array.from(root.querySelectorAll('.backofflab-note')).map(e => e.textContent),
+      times,
+    };
+  };
   window.backofflabProbe = {
+    playhead: (i) => JSON.stringify(playhead(roots()[i])),
     list: () => JSON.stringify(roots().map(r => ({controls: controls(r), view: view(r)}))),
     set: (i, k, pos) => { const r = roots()[i]; set(r, k, pos); return JSON.stringify(view(r)); },
     // bench moves control k of explorable i n times over its positions, one move an animation
@@ -126,12 +154,14 @@ type probe struct {
 }
 
 // explorableCase is one explorable of a lesson: which it is on the page (counted from the top),
-// the labels of its controls, and the settings to compare with the lab.
+// the labels of its controls, and the settings to compare with the lab; playhead, if set, checks
+// its playhead.
 type explorableCase struct {
 	path     string
 	index    int
 	controls []string
 	probes   []probe
+	playhead func(t *testing.T, b *Browser, name string, i int, cli func(args ...string) map[string]any)
 }
 
 // jitterProbe compares lesson 03's frame at pos (the width control's index, 5 % a step) with
@@ -222,6 +252,8 @@ func explorableCases() []explorableCase {
 			probes: []probe{jitterProbe(0), jitterProbe(5), jitterProbe(10), jitterProbe(17), jitterProbe(20)}},
 		{path: "notebooks/04-two-thousand-clients.ipynb", controls: []string{"base delay", "clients"},
 			probes: []probe{capacityProbe(1, 2), capacityProbe(0, 4), capacityProbe(4, 2), capacityProbe(7, 0)}},
+		{path: "notebooks/06-in-phase-figures.ipynb", controls: []string{"policy"},
+			probes: []probe{boardProbe(0), boardProbe(1), boardProbe(2), boardProbe(3), boardProbe(4)}, playhead: checkBoardPlayhead},
 		{path: "notebooks/07-strategies.ipynb", controls: []string{"policy", "cap"},
 			probes: []probe{strategyProbe(0, 4), strategyProbe(1, 4), strategyProbe(2, 1), strategyProbe(3, 5)}},
 	}
@@ -359,6 +391,9 @@ func checkExplorables(t *testing.T, b *Browser, where string, cases []explorable
 			if ctl.Range {
 				checkArrowKeys(t, b, name, c.index, k, ctl)
 			}
+		}
+		if c.playhead != nil {
+			c.playhead(t, b, name, c.index, cli)
 		}
 	}
 }

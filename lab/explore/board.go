@@ -2,7 +2,9 @@ package explore
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
+	"strconv"
 	"time"
 
 	"github.com/backofflab/backofflab/lab/chart"
@@ -38,7 +40,7 @@ func InPhaseBoard(c cohort.Config, policies []schedule.Named) (chart.Explorable,
 			notes[i] = fmt.Sprintf("%d unfinished · %d calls · idle %v", r.Unfinished, r.Calls, r.Idle)
 		}
 	}
-	steps := int((b.End+BoardStep-1)/BoardStep) + 1
+	steps := int((b.End+BoardStep-1)/BoardStep) + 1 // the calls panel has steps-1 bars
 	ph := &chart.Playhead{Label: "time", Unit: "s", Start: 0, End: (time.Duration(steps-1) * BoardStep).Seconds(),
 		Step: BoardStep.Seconds(), Tallies: []chart.Tally{{Name: "calls"}, {Name: "answered"}, {Name: "in flight"}}}
 	e := chart.Explorable{Controls: []chart.Control{{Label: "policy", Values: labels, Notes: notes, Buttons: true}}, Playhead: ph}
@@ -53,7 +55,7 @@ func InPhaseBoard(c cohort.Config, policies []schedule.Named) (chart.Explorable,
 			inFlight.VLines[k].Label, lanes.VLines[k].Label = "", ""
 		}
 		r := b.Results[i]
-		e.Frames = append(e.Frames, chart.Frame{Panels: []chart.Drawable{calls, inFlight, largeScatter{lanes}},
+		e.Frames = append(e.Frames, chart.Frame{Panels: []chart.Drawable{calls, onRuler{inFlight, ph.End, false}, onRuler{lanes, ph.End, true}},
 			Readout: fmt.Sprintf("%s, seed %d: finished at %v after %d calls (%d during the outage), idle %v, worst 100 ms %d calls",
 				labels[i], c.Seed, r.Finish, r.Calls, r.CallsOutage, r.Idle, r.PeakPer100ms)})
 		for k, counts := range tallies(b.Traces[i], steps) {
@@ -95,30 +97,38 @@ func tallies(tr *cohort.Trace, steps int) [3][]int {
 	return out
 }
 
-// largeScatter is a scatter plot that echarts draws in its large mode (all
-// marks of a series as one path, no per-mark animation): the lanes hold up
-// to thousands of marks, and the board redraws them at every click.
-type largeScatter struct{ chart.Scatter }
+// onRuler is a figure of the board drawn on the calls panel's time ruler:
+// its x axis from 0 to End (the end of the calls panel's last bar), so that
+// the panels' times line up and the playhead's cursor crosses them at one
+// x; Large draws every series in echarts' large mode (all marks of a
+// series as one path), for the lanes' thousands of marks, which the board
+// redraws at every click.
+type onRuler struct {
+	chart.Drawable
+	End   float64
+	Large bool
+}
 
-// Option returns the scatter's option with every series in large mode.
-func (s largeScatter) Option() (json.RawMessage, error) {
-	raw, err := s.Scatter.Option()
+// Option returns the figure's option with the ruler's x range.
+func (d onRuler) Option() (json.RawMessage, error) {
+	raw, err := d.Drawable.Option()
 	if err != nil {
 		return nil, err
 	}
 	var o map[string]json.RawMessage
-	var series []map[string]json.RawMessage
-	if err := json.Unmarshal(raw, &o); err != nil {
+	var axes, series []map[string]json.RawMessage
+	if err := errors.Join(json.Unmarshal(raw, &o), json.Unmarshal(o["xAxis"], &axes), json.Unmarshal(o["series"], &series)); err != nil {
 		return nil, err
 	}
-	if err := json.Unmarshal(o["series"], &series); err != nil {
-		return nil, err
+	for _, ax := range axes {
+		ax["min"], ax["max"] = json.RawMessage("0"), json.RawMessage(strconv.FormatFloat(d.End, 'f', -1, 64))
 	}
 	for _, ser := range series {
-		ser["large"], ser["largeThreshold"] = json.RawMessage("true"), json.RawMessage("100")
+		if d.Large {
+			ser["large"], ser["largeThreshold"] = json.RawMessage("true"), json.RawMessage("100")
+		}
 	}
-	if o["series"], err = json.Marshal(series); err != nil {
-		return nil, err
-	}
+	o["xAxis"], _ = json.Marshal(axes)
+	o["series"], _ = json.Marshal(series)
 	return json.Marshal(o)
 }

@@ -1,6 +1,7 @@
 package explore
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 	"time"
@@ -44,10 +45,13 @@ func TestInPhaseBoardFramesAreTheLabsRuns(t *testing.T) {
 		if int(total) != r.Calls {
 			t.Errorf("%s: the calls panel holds %v calls, the run made %d", name, total, r.Calls)
 		}
-		if lanes := e.Frames[i].Panels[2].(largeScatter).Scatter; len(lanes.Series[0].X)+len(lanes.Series[len(lanes.Series)-1].X) != r.Calls {
+		if lanes := e.Frames[i].Panels[2].(onRuler).Drawable.(chart.Scatter); len(lanes.Series[0].X)+len(lanes.Series[len(lanes.Series)-1].X) != r.Calls {
 			t.Errorf("%s: the lanes hold %d+%d marks, want %d", name, len(lanes.Series[0].X), len(lanes.Series[len(lanes.Series)-1].X), r.Calls)
 		}
-		if title := e.Frames[i].Panels[1].(chart.Lines).Title; !strings.Contains(title, "in all") {
+		if len(calls.Layers[0].Counts) != n-1 {
+			t.Errorf("%s: %d bars, want one per step of the playhead (%d)", name, len(calls.Layers[0].Counts), n-1)
+		}
+		if title := e.Frames[i].Panels[1].(onRuler).Drawable.(chart.Lines).Title; !strings.Contains(title, "in all") {
 			t.Errorf("%s: in-flight panel titled %q", name, title)
 		}
 		if !strings.Contains(e.Controls[0].Notes[i], r.Finish.String()) || !strings.Contains(e.Frames[i].Readout, r.Finish.String()) {
@@ -70,8 +74,8 @@ func TestInPhaseBoardFramesAreTheLabsRuns(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !strings.Contains(html, `"large":true`) {
-		t.Error("the lanes are not drawn in echarts' large mode")
+	if !strings.Contains(html, `"large":true`) || !strings.Contains(html, fmt.Sprintf(`"max":%v`, ph.End)) {
+		t.Errorf("the lanes are not drawn in echarts' large mode, or the panels not up to the ruler's end %v", ph.End)
 	}
 	if _, err := InPhaseBoard(c, nil); err == nil || !strings.Contains(err.Error(), "policy") {
 		t.Errorf("InPhaseBoard with no policies: %v", err)

@@ -112,7 +112,9 @@ type playheadView struct {
 // the lab's totals; play moves the cursor on, pause stops it.
 func checkBoardPlayhead(t *testing.T, b *Browser, name string, i int, cli func(args ...string) map[string]any) {
 	t.Helper()
-	read := func() playheadView { return evalJSON[playheadView](t, b, fmt.Sprintf("window.backofflabProbe.playhead(%d)", i)) }
+	read := func() playheadView {
+		return evalJSON[playheadView](t, b, fmt.Sprintf("window.backofflabProbe.playhead(%d)", i))
+	}
 	ph := read()
 	if !ph.Labelled || ph.Label != "time" || ph.Positions < 100 || len(ph.Cursors) != 3 || len(ph.Tallies) != 5 || len(ph.Notes) != 5 {
 		t.Fatalf("%s: playhead %+v, want a labelled time slider of at least 100 positions, 3 cursors, tallies and notes on 5 buttons", name, ph)

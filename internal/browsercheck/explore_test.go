@@ -15,6 +15,7 @@ import (
 	"github.com/chromedp/chromedp/kb"
 
 	"github.com/backofflab/backofflab/internal/jupytertest"
+	"github.com/backofflab/backofflab/lab/schedule"
 )
 
 // exploreJS installs window.backofflabProbe in the page: functions that list the explorables
@@ -231,7 +232,13 @@ func capacityProbe(base, clients int) probe {
 func strategyProbe(policy, capPos int) probe {
 	return probe{pos: []int{policy, capPos}, check: func(t *testing.T, v exploreView, cli func(args ...string) map[string]any) {
 		p, c := v.Values[0], v.Values[1]
-		got := cli("strategies", "--policies", p, "--cap", c, "--json")
+		name := p // the buttons show schedule.Label of the policy's name
+		for _, n := range schedule.Names() {
+			if schedule.Label(n) == p {
+				name = n
+			}
+		}
+		got := cli("strategies", "--policies", name, "--cap", c, "--json")
 		row := got["cohort"].([]any)[0].(map[string]any)
 		want := fmt.Sprintf("%s, cap %s: %v attempts, retry peak %v per 10ms", p, c, row["attempts"], row["retry_peak"])
 		if !strings.HasPrefix(v.Readout, want) || !strings.Contains(v.Readout, fmt.Sprintf("%v recovered", row["recovered"])) {

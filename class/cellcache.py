@@ -374,6 +374,21 @@ def request_files(d, out):
     return buf.getvalue()
 
 
+def copy_renamed(src_path, dst_path, old, new):
+    """Copies the file src_path to dst_path with every occurrence of old replaced by new (as long
+    as old), a megabyte at a time: thirty kernels served the same program at the same moment must
+    not each hold a copy of it in memory."""
+    keep = len(old) - 1  # bytes carried to the next round: a match may straddle two reads
+    with open(src_path, "rb") as fi, open(dst_path, "wb") as fo:
+        tail = b""
+        while chunk := fi.read(1 << 20):
+            buf = (tail + chunk).replace(old, new)
+            cut = max(0, len(buf) - keep)
+            fo.write(buf[:cut])
+            tail = buf[cut:]
+        fo.write(tail)
+
+
 def client(argv):
     """Serves `go build -o OUT` from the cache; returns the exit code (3: build as usual)."""
     sock = os.environ.get("BACKOFFLAB_CELLS_SOCKET", "")
@@ -397,16 +412,11 @@ def client(argv):
         reply = json.loads(data)
         if reply.get("status") not in ("hit", "built"):
             raise Refused(reply.get("reason", "refused"))
-        with open(reply["program"], "rb") as f:
-            prog = f.read()
         # The program's file table names the daemon's build folder: the kernel's own, instead (the
         # same length, so nothing in the program moves), for GoNB's stack-trace mapping.
         src, dst = reply["builddir"].encode() + b"/", os.path.abspath(d).encode() + b"/"
-        if len(src) == len(dst):
-            prog = prog.replace(src, dst)
         tmp = out + ".cellcache"
-        with open(tmp, "wb") as f:
-            f.write(prog)
+        copy_renamed(reply["program"], tmp, src, dst if len(src) == len(dst) else src)
         os.chmod(tmp, 0o755)
         os.replace(tmp, out)
         print("cellcache: %s %s" % (reply["status"], reply["key"][:12]), file=sys.stderr)

@@ -167,21 +167,28 @@ def used_memory():
 
 def class_memory(uids):
     """The proportional set size (bytes) of every process owned by one of uids: the class's own
-    memory, which other work on the machine does not move."""
-    total = 0
+    memory, which other work on the machine does not move; and the same split by program name
+    (the process's comm: jupyterhub-sing, gonb, go, compile, link, a cell program...)."""
+    total, by = 0, {}
     for pid in os.listdir("/proc"):
         if not pid.isdigit():
             continue
         try:
             with open("/proc/%s/status" % pid) as f:
-                uid = next(int(l.split()[1]) for l in f if l.startswith("Uid:"))
+                lines = f.read().splitlines()
+            uid = next(int(l.split()[1]) for l in lines if l.startswith("Uid:"))
             if uid not in uids:
                 continue
+            name = next(l.split(None, 1)[1] for l in lines if l.startswith("Name:"))
+            if name.startswith("gonb_"):
+                name = "cell program"
             with open("/proc/%s/smaps_rollup" % pid) as f:
-                total += next(int(l.split()[1]) for l in f if l.startswith("Pss:")) * 1024
-        except (OSError, StopIteration, ValueError):
+                pss = next(int(l.split()[1]) for l in f if l.startswith("Pss:")) * 1024
+        except (OSError, StopIteration, ValueError, IndexError):
             continue
-    return total
+        total += pss
+        by[name] = by.get(name, 0) + pss
+    return total, by
 
 
 def bench(url, roster, n, path):
@@ -195,14 +202,16 @@ def bench(url, roster, n, path):
     if len(learners) < n:
         raise SystemExit("bench: the class has %d learners, %d asked for" % (len(learners), n))
     idle = used_memory()
-    peak = [idle, 0]
+    peak = [idle, 0, {}]
     uids = {pwd.getpwnam(u).pw_uid for u, _ in learners}
     done = threading.Event()
 
     def sample():
         while not done.is_set():
             peak[0] = max(peak[0], used_memory())
-            peak[1] = max(peak[1], class_memory(uids))
+            total, by = class_memory(uids)
+            if total > peak[1]:
+                peak[1], peak[2] = total, by
             time.sleep(0.5)
 
     threading.Thread(target=sample, daemon=True).start()
@@ -238,7 +247,8 @@ def bench(url, roster, n, path):
             "first_chart_p50": pct(charts, 50), "first_chart_max": charts[-1] if charts else None,
             "failed_cells": sum(c["failed"] for r in reports for c in r["cells"]), "failed_learners": errors,
             "failed_outputs": [c["output"][-300:] for r in reports for c in r["cells"] if c["failed"]][:3],
-            "peak_memory_above_idle": peak[0] - idle, "peak_learner_pss": peak[1], "wall": wall}
+            "peak_memory_above_idle": peak[0] - idle, "peak_learner_pss": peak[1],
+            "peak_learner_pss_by_program": dict(sorted(peak[2].items(), key=lambda kv: -kv[1])), "wall": wall}
 
 
 def main(argv):

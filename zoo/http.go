@@ -15,6 +15,7 @@ import (
 	"github.com/failsafe-go/failsafe-go/failsafehttp"
 	"github.com/hashicorp/go-retryablehttp"
 
+	"github.com/backofflab/backofflab/lab/flaky"
 	"github.com/backofflab/backofflab/lab/schedule"
 	"github.com/backofflab/backofflab/retry"
 )
@@ -43,22 +44,7 @@ func viaHTTP(wrap func(i int, seed uint64, base *http.Transport, wait func(time.
 	return func(seed uint64, url string) func(int, *http.Transport, func(time.Duration)) func(context.Context) error {
 		return func(i int, base *http.Transport, wait func(time.Duration)) func(context.Context) error {
 			client := wrap(i, seed, base, wait)
-			return func(ctx context.Context) error {
-				req, err := http.NewRequestWithContext(ctx, http.MethodGet, url, nil)
-				if err != nil {
-					return err
-				}
-				resp, err := client.Do(req)
-				if err != nil {
-					return err
-				}
-				io.Copy(io.Discard, resp.Body)
-				resp.Body.Close()
-				if resp.StatusCode != http.StatusOK {
-					return fmt.Errorf("%s", resp.Status)
-				}
-				return nil
-			}
+			return func(ctx context.Context) error { return flaky.Get(ctx, client, url) }
 		}
 	}
 }

@@ -2,6 +2,7 @@ package chart
 
 import (
 	"bytes"
+	"fmt"
 	"image/color"
 	"image/png"
 	"slices"
@@ -28,9 +29,11 @@ func TestStaggerRows(t *testing.T) {
 		{"wraps", []extent{{pt(0), pt(40)}, {pt(10), pt(50)}, {pt(20), pt(60)}}, 2, []int{0, 1, 0}},
 		{"none", nil, 3, []int{}},
 	} {
-		if got := staggerRows(c.labels, pt(4), c.maxRows); !slices.Equal(got, c.want) {
-			t.Errorf("%s: rows %v, want %v", c.name, got, c.want)
-		}
+		t.Run(c.name, func(t *testing.T) {
+			if got := staggerRows(c.labels, pt(4), c.maxRows); !slices.Equal(got, c.want) {
+				t.Errorf("%s: rows %v, want %v", c.name, got, c.want)
+			}
+		})
 	}
 }
 
@@ -112,9 +115,11 @@ func TestRGBAColor(t *testing.T) {
 		{color.NRGBA{10, 20, 30, 0x40}, "rgba(10,20,30,0.251)"},
 		{color.RGBA{0x80, 0, 0, 0x80}, "rgba(255,0,0,0.502)"}, // premultiplied in, straight out
 	} {
-		if got := rgbaColor(c.in); got != c.want {
-			t.Errorf("rgbaColor(%v) = %q, want %q", c.in, got, c.want)
-		}
+		t.Run(c.want, func(t *testing.T) {
+			if got := rgbaColor(c.in); got != c.want {
+				t.Errorf("rgbaColor(%v) = %q, want %q", c.in, got, c.want)
+			}
+		})
 	}
 }
 
@@ -127,8 +132,10 @@ func TestCentreInside(t *testing.T) {
 		{pt(50), pt(200), pt(50)}, // wider than the plot: the plot's middle
 		{pt(-30), pt(10), pt(5)},  // outside the plot
 	} {
-		if got := centreInside(c.x, c.w, 0, pt(100)); got != c.want {
-			t.Errorf("centreInside(%v, %v, 0, 100pt) = %v, want %v", c.x, c.w, got, c.want)
-		}
+		t.Run(fmt.Sprintf("x=%v,w=%v", c.x, c.w), func(t *testing.T) {
+			if got := centreInside(c.x, c.w, 0, pt(100)); got != c.want {
+				t.Errorf("centreInside(%v, %v, 0, 100pt) = %v, want %v", c.x, c.w, got, c.want)
+			}
+		})
 	}
 }

@@ -189,16 +189,18 @@ func TestInvalidFiguresAreErrors(t *testing.T) {
 		{"nil func", PlotFunc(nil), "PlotFunc is nil"},
 	}
 	for _, c := range cases {
-		for format, render := range map[string]func(Figure) ([]byte, error){"PNG": PNG, "SVG": SVG} {
-			b, err := render(c.f)
-			if err == nil {
-				t.Errorf("%s: %s returned %d bytes and no error", c.name, format, len(b))
-				continue
+		t.Run(c.name, func(t *testing.T) {
+			for format, render := range map[string]func(Figure) ([]byte, error){"PNG": PNG, "SVG": SVG} {
+				b, err := render(c.f)
+				if err == nil {
+					t.Errorf("%s: %s returned %d bytes and no error", c.name, format, len(b))
+					continue
+				}
+				if !strings.Contains(err.Error(), c.want) {
+					t.Errorf("%s: %s error %q does not mention %q", c.name, format, err, c.want)
+				}
 			}
-			if !strings.Contains(err.Error(), c.want) {
-				t.Errorf("%s: %s error %q does not mention %q", c.name, format, err, c.want)
-			}
-		}
+		})
 	}
 	if _, err := PNG(nil); err == nil {
 		t.Error("PNG(nil) returned no error")
@@ -278,19 +280,21 @@ func TestExtremeValuesDrawOrFail(t *testing.T) {
 		{"subnormal", Scatter{Series: []Series{{X: []float64{0, 5e-324}, Y: []float64{0, 5e-324}}}}, ""},
 	}
 	for _, c := range cases {
-		done := make(chan error, 1)
-		go func() { _, err := PNG(c.f); done <- err }()
-		select {
-		case err := <-done:
-			switch {
-			case c.wantErr == "" && err != nil:
-				t.Errorf("%s: %v", c.name, err)
-			case c.wantErr != "" && (err == nil || !strings.Contains(err.Error(), c.wantErr)):
-				t.Errorf("%s: error %v, want one about %q", c.name, err, c.wantErr)
+		t.Run(c.name, func(t *testing.T) {
+			done := make(chan error, 1)
+			go func() { _, err := PNG(c.f); done <- err }()
+			select {
+			case err := <-done:
+				switch {
+				case c.wantErr == "" && err != nil:
+					t.Errorf("%s: %v", c.name, err)
+				case c.wantErr != "" && (err == nil || !strings.Contains(err.Error(), c.wantErr)):
+					t.Errorf("%s: error %v, want one about %q", c.name, err, c.wantErr)
+				}
+			case <-time.After(10 * time.Second):
+				t.Fatalf("%s: rendering did not finish in 10 s", c.name)
 			}
-		case <-time.After(10 * time.Second):
-			t.Fatalf("%s: rendering did not finish in 10 s", c.name)
-		}
+		})
 	}
 }
 

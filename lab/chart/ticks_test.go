@@ -1,6 +1,7 @@
 package chart
 
 import (
+	"fmt"
 	"math"
 	"strings"
 	"testing"
@@ -29,10 +30,12 @@ func TestRoundTicksLabelRoundStepsShortly(t *testing.T) {
 		{-3, 3, "-3 -2 -1 0 1 2 3"},
 		{0, 0.004, "0 0.001 0.002 0.003 0.004"},
 	} {
-		got := strings.Join(labels(RoundTicks{}, c.min, c.max), " ")
-		if got != c.want {
-			t.Errorf("ticks over [%v, %v] labelled %q, want %q", c.min, c.max, got, c.want)
-		}
+		t.Run(fmt.Sprintf("%v_to_%v", c.min, c.max), func(t *testing.T) {
+			got := strings.Join(labels(RoundTicks{}, c.min, c.max), " ")
+			if got != c.want {
+				t.Errorf("ticks over [%v, %v] labelled %q, want %q", c.min, c.max, got, c.want)
+			}
+		})
 	}
 }
 
@@ -48,20 +51,22 @@ func TestRoundTicksAsATimeRuler(t *testing.T) {
 		{0, 1.52, "0 0.2 0.4 0.6 0.8 1 1.2 1.4"},
 		{0, 3, "0 0.5 1 1.5 2 2.5 3"},
 	} {
-		ticks := RoundTicks{Labels: 5}.Ticks(c.min, c.max)
-		got := strings.Join(labels(RoundTicks{Labels: 5}, c.min, c.max), " ")
-		if got != c.want {
-			t.Errorf("[%v, %v]: labels %q, want %q", c.min, c.max, got, c.want)
-		}
-		n := len(strings.Fields(got))
-		if len(ticks) < 2*n-1 {
-			t.Errorf("[%v, %v]: %d ticks for %d labels, want a tick between labels", c.min, c.max, len(ticks), n)
-		}
-		for _, tk := range ticks {
-			if tk.Value < c.min || tk.Value > c.max*(1+1e-9) {
-				t.Errorf("[%v, %v]: tick at %v outside the range", c.min, c.max, tk.Value)
+		t.Run(fmt.Sprintf("%v_to_%v", c.min, c.max), func(t *testing.T) {
+			ticks := RoundTicks{Labels: 5}.Ticks(c.min, c.max)
+			got := strings.Join(labels(RoundTicks{Labels: 5}, c.min, c.max), " ")
+			if got != c.want {
+				t.Errorf("[%v, %v]: labels %q, want %q", c.min, c.max, got, c.want)
 			}
-		}
+			n := len(strings.Fields(got))
+			if len(ticks) < 2*n-1 {
+				t.Errorf("[%v, %v]: %d ticks for %d labels, want a tick between labels", c.min, c.max, len(ticks), n)
+			}
+			for _, tk := range ticks {
+				if tk.Value < c.min || tk.Value > c.max*(1+1e-9) {
+					t.Errorf("[%v, %v]: tick at %v outside the range", c.min, c.max, tk.Value)
+				}
+			}
+		})
 	}
 }
 

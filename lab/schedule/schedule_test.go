@@ -1,6 +1,7 @@
 package schedule_test
 
 import (
+	"fmt"
 	"math"
 	"reflect"
 	"strings"
@@ -81,9 +82,11 @@ func TestFormulas(t *testing.T) {
 		{"constant negative base", schedule.Constant{Base: -b}, 0, 0, 0.5, 0},
 	}
 	for _, tt := range tests {
-		if got := tt.p.Delay(tt.n, tt.prev, fixed(tt.u)); got != tt.want {
-			t.Errorf("%s: %v.Delay(%d, %v, %v) = %v, want %v", tt.name, tt.p, tt.n, tt.prev, tt.u, got, tt.want)
-		}
+		t.Run(tt.name, func(t *testing.T) {
+			if got := tt.p.Delay(tt.n, tt.prev, fixed(tt.u)); got != tt.want {
+				t.Errorf("%s: %v.Delay(%d, %v, %v) = %v, want %v", tt.name, tt.p, tt.n, tt.prev, tt.u, got, tt.want)
+			}
+		})
 	}
 }
 
@@ -218,12 +221,15 @@ func TestDelayClampsBadInput(t *testing.T) {
 	// a nil Uniform draws the midpoint.
 	p := schedule.FullJitter{Base: time.Second}
 	for _, tt := range []struct {
+		name string
 		r    schedule.Uniform
 		want time.Duration
-	}{{fixed(2), time.Second - 1}, {fixed(math.NaN()), 0}, {fixed(-3), 0}, {nil, time.Second / 2}} {
-		if got := p.Delay(0, 0, tt.r); got != tt.want {
-			t.Errorf("FullJitter.Delay(0, 0, %v) = %v, want %v", tt.r, got, tt.want)
-		}
+	}{{"u=2", fixed(2), time.Second - 1}, {"u=NaN", fixed(math.NaN()), 0}, {"u=-3", fixed(-3), 0}, {"nil", nil, time.Second / 2}} {
+		t.Run(tt.name, func(t *testing.T) {
+			if got := p.Delay(0, 0, tt.r); got != tt.want {
+				t.Errorf("FullJitter.Delay(0, 0, %v) = %v, want %v", tt.r, got, tt.want)
+			}
+		})
 	}
 }
 
@@ -313,14 +319,16 @@ func TestNewRejectsBadParameters(t *testing.T) {
 		{schedule.Config{Name: "full", Base: time.Second, Width: inf}, "width +Inf out of range"},
 	}
 	for _, tt := range tests {
-		p, err := schedule.New(tt.cfg)
-		if err == nil {
-			t.Errorf("New(%+v) = %v, want error containing %q", tt.cfg, p, tt.want)
-			continue
-		}
-		if msg := err.Error(); !strings.HasPrefix(msg, "schedule: ") || !strings.Contains(msg, tt.want) {
-			t.Errorf("New(%+v) error %q, want it to contain %q", tt.cfg, msg, tt.want)
-		}
+		t.Run(tt.want, func(t *testing.T) {
+			p, err := schedule.New(tt.cfg)
+			if err == nil {
+				t.Errorf("New(%+v) = %v, want error containing %q", tt.cfg, p, tt.want)
+				return
+			}
+			if msg := err.Error(); !strings.HasPrefix(msg, "schedule: ") || !strings.Contains(msg, tt.want) {
+				t.Errorf("New(%+v) error %q, want it to contain %q", tt.cfg, msg, tt.want)
+			}
+		})
 	}
 	// The edges of each range are accepted.
 	for _, cfg := range []schedule.Config{
@@ -363,9 +371,11 @@ func TestString(t *testing.T) {
 		{schedule.UniformJitter{Base: time.Second, Multiplier: 1.5, Width: 0.5}, "uniform(base=1s cap=none mult=1.5 width=0.5)"},
 		{schedule.Constant{Base: time.Second}, "constant(base=1s)"},
 	} {
-		if got := tt.p.(interface{ String() string }).String(); got != tt.want {
-			t.Errorf("String() = %q, want %q", got, tt.want)
-		}
+		t.Run(fmt.Sprintf("%T", tt.p), func(t *testing.T) {
+			if got := tt.p.(interface{ String() string }).String(); got != tt.want {
+				t.Errorf("String() = %q, want %q", got, tt.want)
+			}
+		})
 	}
 }
 
@@ -430,18 +440,20 @@ func TestDistributions(t *testing.T) {
 		{"decorrelated", schedule.Decorrelated{Base: b}, 3, c, b, 3 * c},
 	}
 	for _, tt := range tests {
-		s := sample(tt.p, tt.n, tt.prev, draws)
-		span := float64(tt.hi - tt.lo)
-		if s.min < tt.lo || s.max >= tt.hi {
-			t.Errorf("%s: waits in [%v, %v], want in [%v, %v)", tt.name, s.min, s.max, tt.lo, tt.hi)
-		}
-		if float64(s.min-tt.lo) > 0.001*span || float64(tt.hi-s.max) > 0.001*span {
-			t.Errorf("%s: waits in [%v, %v] do not reach the ends of [%v, %v)", tt.name, s.min, s.max, tt.lo, tt.hi)
-		}
-		want := float64(tt.lo+tt.hi) / 2
-		if math.Abs(s.mean-want) > 0.005*span {
-			t.Errorf("%s: mean %v, want %v ± 0.5 %% of the interval", tt.name, time.Duration(s.mean), time.Duration(want))
-		}
+		t.Run(tt.name, func(t *testing.T) {
+			s := sample(tt.p, tt.n, tt.prev, draws)
+			span := float64(tt.hi - tt.lo)
+			if s.min < tt.lo || s.max >= tt.hi {
+				t.Errorf("%s: waits in [%v, %v], want in [%v, %v)", tt.name, s.min, s.max, tt.lo, tt.hi)
+			}
+			if float64(s.min-tt.lo) > 0.001*span || float64(tt.hi-s.max) > 0.001*span {
+				t.Errorf("%s: waits in [%v, %v] do not reach the ends of [%v, %v)", tt.name, s.min, s.max, tt.lo, tt.hi)
+			}
+			want := float64(tt.lo+tt.hi) / 2
+			if math.Abs(s.mean-want) > 0.005*span {
+				t.Errorf("%s: mean %v, want %v ± 0.5 %% of the interval", tt.name, time.Duration(s.mean), time.Duration(want))
+			}
+		})
 	}
 }
 

@@ -1,6 +1,7 @@
 package schedule
 
 import (
+	"fmt"
 	"math"
 	"testing"
 	"time"
@@ -13,12 +14,14 @@ func TestWindowMatchesLdexp(t *testing.T) {
 	caps := []time.Duration{0, time.Second, math.MaxInt64}
 	for _, b := range bases {
 		for _, c := range caps {
-			for n := -2; n <= 70; n++ {
-				want := clamp(math.Ldexp(float64(b), min(max(n, 0), 64)), limit(c))
-				if got := window(b, c, 2, n); got != want {
-					t.Fatalf("window(%d, %d, 2, %d) = %d, want %d (math.Ldexp)", b, c, n, got, want)
+			t.Run(fmt.Sprintf("base=%d,cap=%d", b, c), func(t *testing.T) {
+				for n := -2; n <= 70; n++ {
+					want := clamp(math.Ldexp(float64(b), min(max(n, 0), 64)), limit(c))
+					if got := window(b, c, 2, n); got != want {
+						t.Fatalf("window(%d, %d, 2, %d) = %d, want %d (math.Ldexp)", b, c, n, got, want)
+					}
 				}
-			}
+			})
 		}
 	}
 }

@@ -302,10 +302,12 @@ func TestValidateNamesTheParameterAndRange(t *testing.T) {
 		{Config{OpenTimeout: time.Hour, MaxOpenTimeout: 25 * time.Hour}, "breaker: max open timeout 25h0m0s out of range"},
 		{Config{Probes: -2}, "breaker: probes -2 out of range: want 1 <= probes <= 1000"},
 	} {
-		_, err := New(tc.cfg)
-		if err == nil || !strings.HasPrefix(err.Error(), tc.want) {
-			t.Errorf("New(%+v) error = %v, want prefix %q", tc.cfg, err, tc.want)
-		}
+		t.Run(tc.want, func(t *testing.T) {
+			_, err := New(tc.cfg)
+			if err == nil || !strings.HasPrefix(err.Error(), tc.want) {
+				t.Errorf("New(%+v) error = %v, want prefix %q", tc.cfg, err, tc.want)
+			}
+		})
 	}
 	b, err := New(Config{OpenTimeout: 20 * time.Hour})
 	if err != nil {

@@ -1,6 +1,7 @@
 package budget
 
 import (
+	"fmt"
 	"math"
 	"strings"
 	"sync"
@@ -72,9 +73,11 @@ func TestWindowSlidesBucketByBucket(t *testing.T) {
 		{15 * time.Second, 0},
 		{time.Hour, 0},
 	} {
-		if got := b.Counts(t0.Add(tc.at)).Requests; got != tc.want {
-			t.Errorf("requests in window at +%v = %d, want %d", tc.at, got, tc.want)
-		}
+		t.Run(fmt.Sprintf("+%v", tc.at), func(t *testing.T) {
+			if got := b.Counts(t0.Add(tc.at)).Requests; got != tc.want {
+				t.Errorf("requests in window at +%v = %d, want %d", tc.at, got, tc.want)
+			}
+		})
 	}
 }
 
@@ -184,10 +187,12 @@ func TestValidateNamesTheParameterAndRange(t *testing.T) {
 		{Config{Width: 2 * time.Hour}, "budget: width 2h0m0s out of range"},
 		{Config{MinRetries: -3}, "budget: min retries -3 out of range: want 0 <= min retries <= 1073741824"},
 	} {
-		_, err := New(tc.cfg)
-		if err == nil || !strings.HasPrefix(err.Error(), tc.want) {
-			t.Errorf("New(%+v) error = %v, want prefix %q", tc.cfg, err, tc.want)
-		}
+		t.Run(tc.want, func(t *testing.T) {
+			_, err := New(tc.cfg)
+			if err == nil || !strings.HasPrefix(err.Error(), tc.want) {
+				t.Errorf("New(%+v) error = %v, want prefix %q", tc.cfg, err, tc.want)
+			}
+		})
 	}
 	for _, ok := range []Config{{}, {Ratio: 1, Buckets: 3600, Width: time.Hour, MinRetries: 1 << 30}, {Ratio: 1e-9, Buckets: 1, Width: time.Microsecond}} {
 		if err := ok.Validate(); err != nil {

@@ -364,10 +364,12 @@ func TestValidateNamesTheParameterAndRange(t *testing.T) {
 		{retry.Config{Breaker: br, DisableBreaker: true}, "retry: both Breaker and DisableBreaker set"},
 		{retry.Config{Policy: retry.FullJitter{}}, "retry: policy: full jitter: base 0s out of range"},
 	} {
-		_, err := retry.New(tc.cfg)
-		if err == nil || !strings.HasPrefix(err.Error(), tc.want) {
-			t.Errorf("New(%+v) error = %v, want prefix %q", tc.cfg, err, tc.want)
-		}
+		t.Run(tc.want, func(t *testing.T) {
+			_, err := retry.New(tc.cfg)
+			if err == nil || !strings.HasPrefix(err.Error(), tc.want) {
+				t.Errorf("New(%+v) error = %v, want prefix %q", tc.cfg, err, tc.want)
+			}
+		})
 	}
 }
 

@@ -1,6 +1,7 @@
 package retry_test
 
 import (
+	"fmt"
 	"math"
 	"net/http"
 	"strconv"
@@ -30,10 +31,12 @@ func TestParseRetryAfter(t *testing.T) {
 		{"Sun Mar  1 12:00:05 2026", 5 * time.Second},        // asctime
 		{now.Add(-time.Hour).Format(http.TimeFormat), 0},     // in the past
 	} {
-		got, err := retry.ParseRetryAfter(tc.in, now)
-		if err != nil || got != tc.want {
-			t.Errorf("ParseRetryAfter(%q) = %v, %v; want %v", tc.in, got, err, tc.want)
-		}
+		t.Run(fmt.Sprintf("%q", tc.in), func(t *testing.T) {
+			got, err := retry.ParseRetryAfter(tc.in, now)
+			if err != nil || got != tc.want {
+				t.Errorf("ParseRetryAfter(%q) = %v, %v; want %v", tc.in, got, err, tc.want)
+			}
+		})
 	}
 	for _, bad := range []string{"", "  ", "-5", "+5", "1.5", "1e3", "soon", "0x10", "5 s", "Sun, 01 Mar 2026"} {
 		if got, err := retry.ParseRetryAfter(bad, now); err == nil || got != 0 || !strings.HasPrefix(err.Error(), "retry: ") {

@@ -729,10 +729,12 @@ func TestTransportConfigValidation(t *testing.T) {
 		{retry.TransportConfig{RetryStatus: []int{600}}, "retry: retry status 600 out of range"},
 		{retry.TransportConfig{Config: retry.Config{MaxAttempts: -2}}, "retry: max attempts -2 out of range"},
 	} {
-		_, err := retry.NewTransport(tc.cfg)
-		if err == nil || !strings.HasPrefix(err.Error(), tc.want) {
-			t.Errorf("NewTransport(%+v) error = %v, want prefix %q", tc.cfg, err, tc.want)
-		}
+		t.Run(tc.want, func(t *testing.T) {
+			_, err := retry.NewTransport(tc.cfg)
+			if err == nil || !strings.HasPrefix(err.Error(), tc.want) {
+				t.Errorf("NewTransport(%+v) error = %v, want prefix %q", tc.cfg, err, tc.want)
+			}
+		})
 	}
 }
 
@@ -763,17 +765,19 @@ func TestRepeatable(t *testing.T) {
 		{"POST", "", true, false}, {"PATCH", "", true, false}, {"CONNECT", "", false, false},
 		{"POST", "abc", true, true}, {"PATCH", "abc", false, true},
 	} {
-		req, _ := http.NewRequest(tc.method, "http://example.com", nil)
-		if tc.body {
-			req, _ = http.NewRequest(tc.method, "http://example.com", strings.NewReader("b"))
-		}
-		req.Method = tc.method
-		if tc.key != "" {
-			req.Header.Set("Idempotency-Key", tc.key)
-		}
-		if got := retry.Repeatable(req); got != tc.want {
-			t.Errorf("Repeatable(%q, key %q) = %v, want %v", tc.method, tc.key, got, tc.want)
-		}
+		t.Run(fmt.Sprintf("method=%q,key=%q,body=%v", tc.method, tc.key, tc.body), func(t *testing.T) {
+			req, _ := http.NewRequest(tc.method, "http://example.com", nil)
+			if tc.body {
+				req, _ = http.NewRequest(tc.method, "http://example.com", strings.NewReader("b"))
+			}
+			req.Method = tc.method
+			if tc.key != "" {
+				req.Header.Set("Idempotency-Key", tc.key)
+			}
+			if got := retry.Repeatable(req); got != tc.want {
+				t.Errorf("Repeatable(%q, key %q) = %v, want %v", tc.method, tc.key, got, tc.want)
+			}
+		})
 	}
 }
 

@@ -40,22 +40,24 @@ func (lc lessonCase) config() Config {
 
 func TestLessonNumbersExactly(t *testing.T) {
 	for _, lc := range lessonCases {
-		r, err := Run(lc.config())
-		if err != nil {
-			t.Fatal(err)
-		}
-		p := r.Peak()
-		if p.Width != 200*time.Millisecond || p.PerSecond() != lc.peak {
-			t.Errorf("%s: peak %v, want exactly %v/s at 200ms", lc.name, p, lc.peak)
-		}
-		if lc.total >= 0 && r.Total != lc.total {
-			t.Errorf("%s: total %d attempts, want exactly %d", lc.name, r.Total, lc.total)
-		}
-		if r.Histogram.Total() != r.Total {
-			t.Errorf("%s: histogram holds %d, Total says %d", lc.name, r.Histogram.Total(), r.Total)
-		}
-		t.Logf("%s: %v total %d skipped after success %d past window %d; recovered %d cut off %d exhausted %d",
-			lc.name, p, r.Total, r.SkippedAfterSuccess, r.SkippedPastWindow, r.Recovered, r.CutOff, r.Exhausted)
+		t.Run(lc.name, func(t *testing.T) {
+			r, err := Run(lc.config())
+			if err != nil {
+				t.Fatal(err)
+			}
+			p := r.Peak()
+			if p.Width != 200*time.Millisecond || p.PerSecond() != lc.peak {
+				t.Errorf("%s: peak %v, want exactly %v/s at 200ms", lc.name, p, lc.peak)
+			}
+			if lc.total >= 0 && r.Total != lc.total {
+				t.Errorf("%s: total %d attempts, want exactly %d", lc.name, r.Total, lc.total)
+			}
+			if r.Histogram.Total() != r.Total {
+				t.Errorf("%s: histogram holds %d, Total says %d", lc.name, r.Histogram.Total(), r.Total)
+			}
+			t.Logf("%s: %v total %d skipped after success %d past window %d; recovered %d cut off %d exhausted %d",
+				lc.name, p, r.Total, r.SkippedAfterSuccess, r.SkippedPastWindow, r.Recovered, r.CutOff, r.Exhausted)
+		})
 	}
 }
 

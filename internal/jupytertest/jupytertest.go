@@ -8,6 +8,7 @@ import (
 	"bufio"
 	"encoding/json"
 	"fmt"
+	"io"
 	"net"
 	"net/http"
 	"os"
@@ -99,16 +100,15 @@ func StopTree(t testing.TB, cmd *exec.Cmd, tag string) {
 // idle (connected, and not executing anything).
 func (s *Server) KernelsIdle(t testing.TB) bool {
 	t.Helper()
-	resp, err := http.Get(s.Base + "api/kernels?token=" + s.Token)
-	if err != nil {
-		t.Fatalf("listing kernels: %v", err)
-	}
-	defer resp.Body.Close()
 	var kernels []struct {
 		State string `json:"execution_state"`
 	}
-	if err := json.NewDecoder(resp.Body).Decode(&kernels); err != nil {
-		t.Fatalf("listing kernels: %v", err)
+	if err := s.listKernels(&kernels); err != nil {
+		// A kernel that restarts or stops while the server lists them can make the listing fail
+		// (the server answers with an error object); that is "not idle yet", and the caller's
+		// deadline decides when waiting has lasted too long.
+		t.Logf("listing kernels: %v (asking again)", err)
+		return false
 	}
 	for _, k := range kernels {
 		if k.State != "idle" {
@@ -118,19 +118,41 @@ func (s *Server) KernelsIdle(t testing.TB) bool {
 	return len(kernels) > 0
 }
 
-// ShutdownKernels stops every kernel the server runs (the browser opens one per notebook, and a
-// closed tab does not stop it).
-func (s *Server) ShutdownKernels(t testing.TB) {
-	t.Helper()
+// listKernels decodes the server's list of kernels into v, or says what the server answered
+// instead.
+func (s *Server) listKernels(v any) error {
 	resp, err := http.Get(s.Base + "api/kernels?token=" + s.Token)
 	if err != nil {
-		t.Fatalf("listing kernels: %v", err)
+		return err
 	}
-	var kernels []struct{ ID string }
-	err = json.NewDecoder(resp.Body).Decode(&kernels)
-	resp.Body.Close()
+	defer resp.Body.Close()
+	body, err := io.ReadAll(resp.Body)
 	if err != nil {
-		t.Fatalf("listing kernels: %v", err)
+		return err
+	}
+	if resp.StatusCode != http.StatusOK {
+		return fmt.Errorf("%s: %.300s", resp.Status, body)
+	}
+	if err := json.Unmarshal(body, v); err != nil {
+		return fmt.Errorf("%v: %.300s", err, body)
+	}
+	return nil
+}
+
+// ShutdownKernels stops every kernel the server runs (the browser opens one per notebook, and a
+// closed tab does not stop it). A listing that fails while kernels come and go is asked again,
+// for up to ten seconds.
+func (s *Server) ShutdownKernels(t testing.TB) {
+	t.Helper()
+	var kernels []struct{ ID string }
+	for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(200 * time.Millisecond) {
+		err := s.listKernels(&kernels)
+		if err == nil {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("listing kernels: %v", err)
+		}
 	}
 	for _, k := range kernels {
 		req, _ := http.NewRequest(http.MethodDelete, s.Base+"api/kernels/"+k.ID+"?token="+s.Token, nil)

@@ -50,6 +50,41 @@ c.Spawner.env_keep = ["PATH", "LANG", "LC_ALL", "BACKOFFLAB_PROC_TAG", "BACKOFFL
                       "BACKOFFLAB_CLASS", "BACKOFFLAB_CPU_SECONDS", "BACKOFFLAB_MEMORY_MB",
                       # the shared cell programs (see class/cellcache.py, class/bin/go)
                       "BACKOFFLAB_CELLS_SOCKET", "BACKOFFLAB_CELLS_PYTHON"]
+
+# The servers, forked from one preloaded process (class/zygote.py; scripts/class starts it as root
+# unless BACKOFFLAB_CLASS_ZYGOTE=0): thirty servers share the pages of their imported modules
+# instead of holding thirty copies. The spawner is JupyterHub's LocalProcessSpawner in all but how
+# the process starts: the same command line and environment, the same pid to poll and signal.
+if env.get("BACKOFFLAB_CLASS_ZYGOTE_SOCKET"):
+    import asyncio
+    import sys
+
+    from jupyterhub.spawner import LocalProcessSpawner
+    from jupyterhub.utils import random_port
+
+    sys.path.insert(0, os.path.join(repo, "class"))
+    sys.dont_write_bytecode, write = True, sys.dont_write_bytecode  # (no __pycache__ in the checkout)
+    import zygote
+    sys.dont_write_bytecode = write
+
+    class ForkSpawner(LocalProcessSpawner):
+        """Starts the server by asking the class's zygote to fork it as the user."""
+
+        async def start(self):
+            if self.port == 0:
+                self.port = random_port()
+            if list(self.cmd) != c.Spawner.cmd or self.shell_cmd:
+                raise RuntimeError("the zygote runs %s only, not %s" % (c.Spawner.cmd, self.cmd))
+            args = self.get_args()
+            self.log.info("Forking %s's server from the zygote: %s", self.user.name, " ".join(args))
+            self.proc = None
+            self.pid = await asyncio.get_running_loop().run_in_executor(
+                None, zygote.spawn, env["BACKOFFLAB_CLASS_ZYGOTE_SOCKET"], self.user.name, args, self.get_env())
+            return (self.ip or "127.0.0.1", self.port)
+
+    c.JupyterHub.spawner_class = ForkSpawner
+
+
 def copy_lessons(home, uid, gid):
     """Copies the lessons and the exercise notebooks into a learner's home, once."""
     stamp = os.path.join(home, ".backofflab-lessons")
@@ -82,6 +117,8 @@ def pre_spawn(spawner):
     pw = pwd.getpwnam(name)
     # glibc gives each of a server's threads its own malloc arena, and keeps what they freed: two
     # arenas hold a server at about two thirds of the memory (thirty servers share the machine).
+    # (glibc reads it when a process starts: a forked server has it from the zygote, which
+    # scripts/class starts with it; this reaches the kernels, and servers started without it.)
     spawner.environment["MALLOC_ARENA_MAX"] = "2"
     spawner.environment["JUPYTER_CONFIG_PATH"] = os.path.join(env["BACKOFFLAB_CLASS_CONFIG"], "instructor" if name == instructor else "learner")
     if name != instructor:

@@ -43,6 +43,14 @@ func startCellCache(t *testing.T) *cellCache {
 	cc.writeRepo(t, "42")
 	cmd := exec.Command(py, cc.script, "serve", "--socket", cc.socket, "--cache", filepath.Dir(cc.programs), "--repo", cc.repo, "--slots", "1")
 	cmd.Env = cc.env
+	startDaemon(t, cmd, cc.socket, "the cell cache")
+	return cc
+}
+
+// startDaemon starts cmd, a daemon that listens on the Unix socket path, and waits up to 15 s for
+// the socket; the daemon is killed when the test ends, and its log shown if the test failed.
+func startDaemon(t *testing.T, cmd *exec.Cmd, path, what string) {
+	t.Helper()
 	var log bytes.Buffer
 	cmd.Stderr = &log
 	must(t, cmd.Start())
@@ -50,19 +58,18 @@ func startCellCache(t *testing.T) *cellCache {
 		_ = cmd.Process.Kill()
 		_ = cmd.Wait()
 		if t.Failed() {
-			t.Logf("the daemon's log:\n%s", log.String())
+			t.Logf("%s's log:\n%s", what, log.String())
 		}
 	})
 	for i := 0; ; i++ {
-		if _, err := os.Stat(cc.socket); err == nil {
-			break
+		if _, err := os.Stat(path); err == nil {
+			return
 		}
 		if i == 300 {
-			t.Fatalf("the cell cache did not start:\n%s", log.String())
+			t.Fatalf("%s did not start:\n%s", what, log.String())
 		}
 		time.Sleep(50 * time.Millisecond)
 	}
-	return cc
 }
 
 func must(t *testing.T, err error) {

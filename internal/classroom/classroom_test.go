@@ -305,6 +305,10 @@ func main() {
 		}
 	})
 
+	t.Run("ServersForkedAsTheLearner", func(t *testing.T) { forkedServer(t, c, a) })
+
+	t.Run("LearnerInBrowser", func(t *testing.T) { learnerInBrowser(t, c, c.learners[2]) })
+
 	t.Run("NbgraderRoundTrip", func(t *testing.T) { nbgraderRoundTrip(t, c) })
 
 	// Stopping leaves nothing: checked by c.stop, which runs here (and again, harmlessly, at cleanup).

@@ -11,7 +11,6 @@ import (
 	"github.com/chromedp/chromedp"
 
 	"github.com/backofflab/backofflab/internal/jupytertest"
-	"github.com/backofflab/backofflab/internal/notebook"
 )
 
 // notebooks returns every lesson and exercise notebook, as paths relative to the repository.
@@ -40,59 +39,11 @@ func notebooksIn(t *testing.T, patterns ...string) []string {
 	return out
 }
 
-// savedCharts counts the charts a notebook's saved outputs hold: static images and interactive
-// (echarts) fragments.
-func savedCharts(t *testing.T, path string) (images, interactive int) {
-	nb, err := notebook.Read(filepath.Join(jupytertest.Repo(), path))
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, c := range nb.Cells {
-		for _, o := range c.Outputs {
-			if _, ok := o.Data["image/png"]; ok {
-				images++
-			}
-			if strings.Contains(string(o.Data["text/html"]), "backofflab-chart") {
-				interactive++
-			}
-		}
-	}
-	return images, interactive
-}
+// savedCharts counts the charts a notebook's saved outputs hold (see SavedCharts).
+var savedCharts = SavedCharts
 
-// pageState reads what the open notebook shows. It is the same in JupyterLab and Notebook 7,
-// which share the notebook widgets.
-const pageState = `(() => {
-  const nb = document.querySelector('.jp-NotebookPanel:not(.lm-mod-hidden) .jp-Notebook') || document.querySelector('.jp-Notebook');
-  if (!nb) return JSON.stringify({ready: false});
-  const prompts = Array.from(nb.querySelectorAll('.jp-CodeCell .jp-InputArea-prompt')).map(e => e.innerText.trim());
-  const imgs = Array.from(nb.querySelectorAll('.jp-OutputArea-output img'));
-  // A chart (or an explorable's panels) has drawn when one of its canvases holds pixels.
-  const painted = Array.from(nb.querySelectorAll('.backofflab-chart')).filter(el =>
-    Array.from(el.querySelectorAll('canvas')).some(c => {
-      if (!c.width || !c.height) return false;
-      const d = c.getContext('2d').getImageData(0, 0, c.width, c.height).data;
-      let n = 0;
-      for (let i = 3; i < d.length; i += 4) if (d[i]) n++;
-      return n > 1000;
-    })).length;
-  const errors = Array.from(nb.querySelectorAll('.jp-OutputArea-output')).map(e => e.innerText).filter(t => /panic:|exit status \d|^ERROR\b|undefined: /m.test(t)).map(t => t.slice(0, 300));
-  const status = (document.querySelector('.jp-Notebook-ExecutionIndicator') || {}).dataset;
-  const markdown = nb.querySelectorAll('.jp-MarkdownCell').length;
-  const rendered = nb.querySelectorAll('.jp-MarkdownCell .jp-RenderedMarkdown').length;
-  return JSON.stringify({
-    ready: markdown === rendered,
-    prompts,
-    running: prompts.filter(p => p.includes('*')).length,
-    images: imgs.length,
-    imagesLoaded: imgs.filter(i => i.complete && i.naturalWidth > 0).length,
-    interactive: nb.querySelectorAll('.backofflab-chart').length,
-    painted,
-    doneButtons: Array.from(nb.querySelectorAll('.jp-OutputArea-output button')).filter(b => b.innerText.trim() === 'Done').length,
-    errors,
-    kernel: status ? status.status : '',
-  });
-})()`
+// pageState reads what the open notebook shows (see PageState).
+const pageState = PageState
 
 type state struct {
 	Ready        bool
@@ -209,15 +160,7 @@ func TestRestartAndRunAll(t *testing.T) {
 					if st.DoneButtons > 0 { // a live control waiting for a person: press Done, as a learner does
 						_ = b.Do(10*time.Second, chromedp.Click(`.jp-OutputArea-output button`))
 					}
-					if st.Running > 0 || !s.KernelsIdle(t) {
-						return false
-					}
-					for _, p := range st.Prompts {
-						if !strings.HasPrefix(p, "[") || p == "[ ]:" {
-							return false
-						}
-					}
-					return true
+					return st.Running == 0 && s.KernelsIdle(t) && EveryCellRan(st.Prompts)
 				})
 				images, interactive := savedCharts(t, path)
 				st = waitFor(t, b, 30*time.Second, "every chart drawn", func(st state) bool {

@@ -24,6 +24,7 @@ import (
 	"github.com/chromedp/chromedp"
 
 	"github.com/backofflab/backofflab/internal/jupytertest"
+	"github.com/backofflab/backofflab/internal/notebook"
 )
 
 // Chromium returns the browser binary, or fails the test saying how to install one.
@@ -218,4 +219,71 @@ func (b *Browser) Screenshot(t testing.TB, sel, name string) {
 		t.Fatal(err)
 	}
 	t.Logf("screenshot: %s", path)
+}
+
+// PageState is a JavaScript expression that reads what the open notebook shows, as JSON: its
+// code cells' prompts, images, charts drawn, error outputs, the kernel's state. It is the same in JupyterLab and Notebook 7,
+// which share the notebook widgets.
+const PageState = `(() => {
+  const nb = document.querySelector('.jp-NotebookPanel:not(.lm-mod-hidden) .jp-Notebook') || document.querySelector('.jp-Notebook');
+  if (!nb) return JSON.stringify({ready: false});
+  const prompts = Array.from(nb.querySelectorAll('.jp-CodeCell .jp-InputArea-prompt')).map(e => e.innerText.trim());
+  const imgs = Array.from(nb.querySelectorAll('.jp-OutputArea-output img'));
+  // A chart (or an explorable's panels) has drawn when one of its canvases holds pixels.
+  const painted = Array.from(nb.querySelectorAll('.backofflab-chart')).filter(el =>
+    Array.from(el.querySelectorAll('canvas')).some(c => {
+      if (!c.width || !c.height) return false;
+      const d = c.getContext('2d').getImageData(0, 0, c.width, c.height).data;
+      let n = 0;
+      for (let i = 3; i < d.length; i += 4) if (d[i]) n++;
+      return n > 1000;
+    })).length;
+  const errors = Array.from(nb.querySelectorAll('.jp-OutputArea-output')).map(e => e.innerText).filter(t => /panic:|exit status \d|^ERROR\b|undefined: /m.test(t)).map(t => t.slice(0, 300));
+  const status = (document.querySelector('.jp-Notebook-ExecutionIndicator') || {}).dataset;
+  const markdown = nb.querySelectorAll('.jp-MarkdownCell').length;
+  const rendered = nb.querySelectorAll('.jp-MarkdownCell .jp-RenderedMarkdown').length;
+  return JSON.stringify({
+    ready: markdown === rendered,
+    prompts,
+    running: prompts.filter(p => p.includes('*')).length,
+    images: imgs.length,
+    imagesLoaded: imgs.filter(i => i.complete && i.naturalWidth > 0).length,
+    interactive: nb.querySelectorAll('.backofflab-chart').length,
+    painted,
+    doneButtons: Array.from(nb.querySelectorAll('.jp-OutputArea-output button')).filter(b => b.innerText.trim() === 'Done').length,
+    errors,
+    kernel: status ? status.status : '',
+  });
+})()`
+
+// SavedCharts counts the charts the saved outputs of a notebook of the repository (path relative
+// to it) hold: static images and interactive (echarts) fragments.
+func SavedCharts(t testing.TB, path string) (images, interactive int) {
+	nb, err := notebook.Read(filepath.Join(jupytertest.Repo(), path))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range nb.Cells {
+		for _, o := range c.Outputs {
+			if _, ok := o.Data["image/png"]; ok {
+				images++
+			}
+			if strings.Contains(string(o.Data["text/html"]), "backofflab-chart") {
+				interactive++
+			}
+		}
+	}
+	return images, interactive
+}
+
+// EveryCellRan reports whether the prompts PageState read (one per code cell,
+// such as "[3]:") all show an execution count: no cell is waiting ("[*]:")
+// or unrun ("[ ]:").
+func EveryCellRan(prompts []string) bool {
+	for _, p := range prompts {
+		if !strings.HasPrefix(p, "[") || p == "[ ]:" || p == "[*]:" {
+			return false
+		}
+	}
+	return true
 }

@@ -32,7 +32,9 @@ const exploreJS = `(() => {
       const input = row.querySelector('input[type=range]');
       return input ? +input.value : Array.from(row.querySelectorAll('button')).findIndex(b => b.getAttribute('aria-pressed') === 'true');
     }),
-    panels: Array.from(root.querySelectorAll('.backofflab-panel')).map(el => {
+    panels: Array.from(root.querySelectorAll('.backofflab-panel')).map(panel => {
+      // The layer shown (lab/chart/web/explorable.js), or the panel itself in a page saved before layers.
+      const el = panel.querySelector('.backofflab-layer[data-shown]') || panel;
       const c = window.echarts.getInstanceByDom(el);
       const o = c.getOption();
       const painted = (() => {
@@ -97,10 +99,13 @@ const exploreJS = `(() => {
     set: (i, k, pos) => { const r = roots()[i]; set(r, k, pos); return JSON.stringify(view(r)); },
     // bench moves control k of explorable i n times over its positions, one move an animation
     // frame as a drag does, timing each redraw (the input handler redraws every panel, canvas
-    // included, before it returns), then makes n fast moves with no frame between them, and
-    // returns the times in ms and the frame and value shown after the last move.
+    // included, before it returns) and the time from the move to the end of the frame that
+    // paints it (the page's style, layout and paint after the handler: a message posted from
+    // the frame's animation callbacks is handled once that frame is rendered), then makes n
+    // fast moves with no frame between them, and returns the times in ms and the frame and
+    // value shown after the last move.
     bench: async (i, k, n) => {
-      const r = roots()[i], m = controls(r)[k].n, times = [];
+      const r = roots()[i], m = controls(r)[k].n, times = [], painted = [];
       let pos = 0;
       for (let j = 0; j < n; j++) {
         pos = (pos + 1 + (j % 3)) % m;
@@ -108,12 +113,14 @@ const exploreJS = `(() => {
         const t0 = performance.now();
         set(r, k, pos);
         times.push(performance.now() - t0);
+        await new Promise(res => { const ch = new MessageChannel(); ch.port1.onmessage = () => res(); ch.port2.postMessage(0); });
+        painted.push(performance.now() - t0);
       }
       for (let j = 0; j < n; j++) {
         pos = (pos + 2 + (j % 5)) % m;
         set(r, k, pos);
       }
-      return JSON.stringify({times, last: pos, view: view(r)});
+      return JSON.stringify({times, painted, last: pos, view: view(r)});
     },
   };
   return true;
@@ -381,14 +388,15 @@ func checkExplorables(t *testing.T, b *Browser, where string, cases []explorable
 		}
 		for k, ctl := range e.Controls {
 			r := evalJSON[struct {
-				Times []float64
-				Last  int
-				View  exploreView
+				Times, Painted []float64
+				Last           int
+				View           exploreView
 			}](t, b, fmt.Sprintf("window.backofflabProbe.bench(%d, %d, %d)", c.index, k, moves))
 			p50, p95 := percentile(r.Times, 50), percentile(r.Times, 95)
-			t.Logf("%s, control %q: redraw over %d moves: p50 %.1f ms, p95 %.1f ms, max %.1f ms", name, ctl.Label, len(r.Times), p50, p95, slices.Max(r.Times))
-			if p95 > 50 { // a goal, not a pass mark: a shared machine's load moves it (see the log)
-				t.Logf("%s, control %q: redraw p95 %.1f ms is over the 50 ms goal on this machine now", name, ctl.Label, p95)
+			t.Logf("%s, control %q: redraw over %d moves: p50 %.1f ms, p95 %.1f ms, max %.1f ms; to the frame painted: p50 %.1f ms, p95 %.1f ms",
+				name, ctl.Label, len(r.Times), p50, p95, slices.Max(r.Times), percentile(r.Painted, 50), percentile(r.Painted, 95))
+			if p95 > 50 || percentile(r.Painted, 95) > 50 { // a goal, not a pass mark: a shared machine's load moves it (see the log)
+				t.Logf("%s, control %q: redraw p95 %.1f ms (painted %.1f ms) is over the 50 ms goal on this machine now", name, ctl.Label, p95, percentile(r.Painted, 95))
 			}
 			final := evalJSON[exploreView](t, b, fmt.Sprintf("window.backofflabProbe.set(%d, %d, %d)", c.index, k, r.Last))
 			if final.Frame != r.View.Frame || final.Readout != r.View.Readout || final.Panels[0].Title != r.View.Panels[0].Title {
@@ -494,15 +502,7 @@ func TestExplorablesInBothApps(t *testing.T) {
 		}
 		waitFor(t, b, 30*time.Second, "the run to start", func(st state) bool { return st.Running > 0 })
 		st := waitFor(t, b, 4*time.Minute, "every cell to finish, with nobody pressing anything", func(st state) bool {
-			if st.Running > 0 || st.Kernel != "idle" {
-				return false
-			}
-			for _, p := range st.Prompts {
-				if !strings.HasPrefix(p, "[") || p == "[ ]:" {
-					return false
-				}
-			}
-			return true
+			return st.Running == 0 && st.Kernel == "idle" && EveryCellRan(st.Prompts)
 		})
 		if st.DoneButtons > 0 || len(st.Errors) > 0 {
 			t.Errorf("%s after Run All: %d Done buttons, errors %v", path, st.DoneButtons, st.Errors)

@@ -26,6 +26,8 @@
 // [Show], [ShowSVG] and [ShowInteractive] display a figure inline in a GoNB
 // notebook and do nothing elsewhere, so lesson code can also run in tests and
 // on the command line. [Save] writes the PNG and SVG files of a figure.
+// [Progress] is the progress bar of a long cell (a sweep, a storm in real
+// time): one output block redrawn in place, saved in its final state.
 //
 // Lessons that need something the three kinds do not cover build their own
 // *plot.Plot (start from [NewPlot] for the house style, decorate it with

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"sort"
 	"strconv"
 )
 
@@ -119,7 +120,7 @@ func newOption(title string, legend bool, trigger string, x, y axisOpt) echartsO
 		Title:    titleOpt{Text: title, Left: "center"},
 		Tooltip:  tooltipOpt{Show: true, Trigger: trigger},
 		Legend:   legendOpt{Show: legend, Top: 28, Type: "scroll"},
-		Grid:     gridOpt{Left: 64, Right: 40, Top: 64, Bottom: 84},
+		Grid:     gridOpt{Left: max(64, int(math.Ceil(labelWidth(y.Name)/2))+8), Right: 40, Top: 64, Bottom: 84}, // the y axis's name is centred on the axis: room for its left half
 		DataZoom: []dataZoomOpt{{Type: "inside"}, {Type: "slider", Height: 18, Bottom: 8}},
 		XAxis:    []axisOpt{x},
 		YAxis:    []axisOpt{y},
@@ -128,19 +129,34 @@ func newOption(title string, legend bool, trigger string, x, y axisOpt) echartsO
 
 // annotate adds a to the first series of o: the lines as dashed mark
 // lines, the spans as mark areas, the notes as mark points. toX converts
-// an annotation's x value to the x axis (an index on category axes).
-func (o *echartsOption) annotate(a Annotations, toX func(float64) float64) {
+// an annotation's x value to the x axis (an index on category axes); span
+// is the x axis's range in those units, from which the labels are laid
+// out (see [layoutWidth]) so that none covers another or an axis label.
+func (o *echartsOption) annotate(a Annotations, toX func(float64) float64, span [2]float64) {
 	if len(o.Series) == 0 {
 		return
+	}
+	px := func(x float64) float64 { return 0 }
+	if span[1] > span[0] {
+		px = func(x float64) float64 { return (x - span[0]) / (span[1] - span[0]) * layoutWidth }
 	}
 	first := &o.Series[0]
 	gray := hexColor(annotationGray)
 	var lines []markItem
 	for _, h := range a.HLines {
-		lines = append(lines, markItem{YAxis: ptr(h.Y), Name: h.Label, Label: &labelOpt{Formatter: h.Label, Position: "insideEndTop"}})
+		lines = append(lines, markItem{YAxis: ptr(h.Y), Name: h.Label, Label: markLabel(h.Label)})
 	}
-	for _, v := range a.VLines {
-		lines = append(lines, markItem{XAxis: ptr(toX(v.X)), Name: v.Label, Label: &labelOpt{Formatter: v.Label, Position: "insideEndTop"}})
+	vx := make([]float64, len(a.VLines))
+	for i, v := range a.VLines {
+		vx[i] = px(toX(v.X))
+	}
+	sides := vLabelPositions(vx, a.VLines)
+	for i, v := range a.VLines {
+		label := markLabel(v.Label)
+		if v.Label != "" {
+			label.Position = sides[i]
+		}
+		lines = append(lines, markItem{XAxis: ptr(toX(v.X)), Name: v.Label, Label: label})
 	}
 	if len(lines) > 0 {
 		first.MarkLine = &markLineOpt{Symbol: [2]string{"none", "none"}, Silent: true,
@@ -160,12 +176,93 @@ func (o *echartsOption) annotate(a Annotations, toX func(float64) float64) {
 	}
 	var points []markItem
 	for _, n := range a.Notes {
-		points = append(points, markItem{Coord: []float64{toX(n.X), n.Y}, Value: n.Text})
+		p := markItem{Coord: []float64{toX(n.X), n.Y}, Value: n.Text}
+		// As the static figure's notes: centred on the point unless that
+		// puts the text outside the plot, over the y axis's labels.
+		w, x := labelWidth(n.Text), px(toX(n.X))
+		if span[1] > span[0] && x-w/2 < 0 {
+			p.Label = &labelOpt{Align: "left"}
+		} else if span[1] > span[0] && x+w/2 > layoutWidth {
+			p.Label = &labelOpt{Align: "right"}
+		}
+		points = append(points, p)
 	}
 	if len(points) > 0 {
 		first.MarkPoint = &markPointOpt{Symbol: "circle", SymbolSize: 1, Silent: true,
-			Label: labelOpt{Show: true, Position: "top", Formatter: "{c}", Color: gray}, Data: points}
+			Label: labelOpt{Show: ptr(true), Position: "top", Formatter: "{c}", Color: gray}, Data: points}
 	}
+}
+
+// layoutWidth is the width in pixels of the plot area the interactive
+// figures' labels are laid out for: that of a figure in a narrow notebook
+// (a wider one only spreads them further apart).
+const layoutWidth = 640
+
+// labelFont is the size in pixels of echarts' label text, and labelWidth
+// an upper bound of the width of a label in it.
+const labelFont = 12
+
+func labelWidth(text string) float64 { return 0.62 * labelFont * float64(len([]rune(text))) }
+
+// vLabelPositions returns the echarts position of the label of each of
+// lines, whose x pixels (for [layoutWidth]) are xs. A label is written
+// along its line, turned upright, at the line's top end: on its left
+// ("insideEndTop"); if that comes closer than a gap to a label already
+// placed, on its right ("insideEndBottom"); then on either side of the
+// line's middle ("insideMiddleTop", "insideMiddleBottom"). Labels are
+// placed from left to right; where none of the four is clear, the first.
+func vLabelPositions(xs []float64, lines []VLine) []string {
+	const gap = 3.0
+	type place struct {
+		from, to float64
+		middle   bool
+	}
+	candidates := []struct {
+		name          string
+		middle, right bool
+	}{{"insideEndTop", false, false}, {"insideEndBottom", false, true}, {"insideMiddleTop", true, false}, {"insideMiddleBottom", true, true}}
+	order := make([]int, len(xs))
+	for i := range order {
+		order[i] = i
+	}
+	sort.SliceStable(order, func(a, b int) bool { return xs[order[a]] < xs[order[b]] })
+	pos := make([]string, len(xs))
+	var placed []place
+	for _, i := range order {
+		if lines[i].Label == "" {
+			continue
+		}
+		pos[i] = candidates[0].name
+		choice := place{xs[i] - labelFont - gap, xs[i], false}
+		for _, c := range candidates {
+			p := place{xs[i] - labelFont - gap, xs[i], c.middle}
+			if c.right {
+				p.from, p.to = xs[i], xs[i]+labelFont+gap
+			}
+			clear := true
+			for _, q := range placed {
+				if q.middle == p.middle && p.from < q.to+gap && q.from < p.to+gap {
+					clear = false
+					break
+				}
+			}
+			if clear {
+				pos[i], choice = c.name, p
+				break
+			}
+		}
+		placed = append(placed, choice)
+	}
+	return pos
+}
+
+// markLabel returns the label of a mark line: its text at the line's end,
+// or none for an unlabelled line (echarts would print its value).
+func markLabel(text string) *labelOpt {
+	if text == "" {
+		return &labelOpt{Show: ptr(false)}
+	}
+	return &labelOpt{Formatter: text, Position: "insideEndTop"}
 }
 
 func ptr[T any](v T) *T { return &v }
@@ -190,6 +287,11 @@ func heightPixels(s Size) int {
 func trimFloat(x float64) string {
 	return strconv.FormatFloat(math.Round(x*1e6)/1e6, 'f', -1, 64)
 }
+
+// largeBars is the most bars a histogram's interactive form draws one by
+// one; more go to echarts' large mode, one path for the whole series, which
+// a page redraws several times faster (lesson 02's 1 ms frame has 2000).
+const largeBars = 400
 
 // HTML returns the histogram as an interactive HTML fragment: bars per slot
 // (stacked layers), a tooltip per slot, a legend for named layers, zooming
@@ -234,12 +336,12 @@ func (h Histogram) Option() (json.RawMessage, error) {
 	o := newOption(h.Title, named, "axis", axisOpt{Type: "category", Name: xLabel, Data: labels}, y)
 	for _, l := range layers {
 		o.Series = append(o.Series, seriesOpt{Type: "bar", Name: l.Name, Data: l.Counts, Stack: "slots", BarCategoryGap: "5%",
-			Large: n > 2000 && len(layers) == 1}) // echarts' large mode: many bars, quickly (unstacked only)
+			Large: n > largeBars && len(layers) == 1}) // echarts' large mode: many bars, quickly (unstacked only)
 	}
 	o.annotate(h.annotations(), func(x float64) float64 {
 		i := math.Floor((x - start) / slot)
 		return math.Max(0, math.Min(float64(n-1), i))
-	})
+	}, [2]float64{-0.5, float64(n) - 0.5})
 	return o.encode()
 }
 
@@ -261,6 +363,33 @@ func axisType(log bool) string {
 }
 
 func identity(x float64) float64 { return x }
+
+// xSpan returns the range of the x values of series and of a, the span
+// [echartsOption.annotate] lays labels out over; none on a log axis.
+func xSpan(series []Series, a Annotations, log bool) [2]float64 {
+	if log {
+		return [2]float64{}
+	}
+	lo, hi := math.Inf(1), math.Inf(-1)
+	for _, s := range series {
+		for _, x := range s.X {
+			lo, hi = math.Min(lo, x), math.Max(hi, x)
+		}
+	}
+	for _, v := range a.VLines {
+		lo, hi = math.Min(lo, v.X), math.Max(hi, v.X)
+	}
+	for _, s := range a.Spans {
+		lo, hi = math.Min(lo, s.From), math.Max(hi, s.To)
+	}
+	for _, n := range a.Notes {
+		lo, hi = math.Min(lo, n.X), math.Max(hi, n.X)
+	}
+	if !(hi > lo) {
+		return [2]float64{}
+	}
+	return [2]float64{lo, hi}
+}
 
 // HTML returns the lines as an interactive HTML fragment: one line per
 // series with a legend to hide and show them, a tooltip, zooming on the x
@@ -295,7 +424,7 @@ func (l Lines) Option() (json.RawMessage, error) {
 		}
 		o.Series = append(o.Series, line)
 	}
-	o.annotate(l.annotations(), identity)
+	o.annotate(l.annotations(), identity, xSpan(l.Series, l.annotations(), l.LogX))
 	return o.encode()
 }
 
@@ -329,6 +458,6 @@ func (s Scatter) Option() (json.RawMessage, error) {
 	for _, ser := range s.Series {
 		o.Series = append(o.Series, seriesOpt{Type: "scatter", Name: ser.Name, Data: xyData(ser), SymbolSize: size})
 	}
-	o.annotate(s.annotations(), identity)
+	o.annotate(s.annotations(), identity, xSpan(s.Series, s.annotations(), false))
 	return o.encode()
 }

@@ -2,6 +2,7 @@ package chart
 
 import (
 	"encoding/json"
+	"maps"
 	"math"
 	"os"
 	"path/filepath"
@@ -233,5 +234,66 @@ func BenchmarkHistogramHTML200Slots(b *testing.B) {
 		if _, err := h.HTML(); err != nil {
 			b.Fatal(err)
 		}
+	}
+}
+
+// The interactive figures' labels keep clear of each other and of the axes:
+// markers closer than a label's height put their labels on alternate sides
+// (then at the middle of the line), an unlabelled marker prints nothing (not
+// its value), and a note on the first bar starts at it instead of
+// straddling the y axis's labels.
+func TestInteractiveLabelsKeepClear(t *testing.T) {
+	h := Histogram{Slot: 100 * time.Millisecond, Layers: []Layer{{Counts: make([]float64, 257)}},
+		VLines: []VLine{{X: 25.6, Label: "exponential 25.6 s"}, {X: 5.7, Label: "equal 5.7 s"}, {X: 6.1, Label: "decorrelated 6.1 s"},
+			{X: 6.15, Label: "third"}, {X: 6.45, Label: "fourth"}, {X: 15}, {X: 4.5, Label: "constant 4.5 s"}},
+		Notes: []Note{{X: 0.05, Y: 60, Text: "60 calls"}, {X: 12, Y: 5, Text: "middle"}, {X: 25.65, Y: 5, Text: "last"}}}
+	h.Layers[0].Counts[0] = 60
+	raw, err := h.Option()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var o struct {
+		Series []struct {
+			MarkLine struct {
+				Data []struct {
+					Name  string
+					Label struct {
+						Show     *bool
+						Position string
+					}
+				}
+			}
+			MarkPoint struct {
+				Data []struct {
+					Value string
+					Label struct{ Align string }
+				}
+			}
+		}
+	}
+	if err := json.Unmarshal(raw, &o); err != nil {
+		t.Fatal(err)
+	}
+	got := map[string]string{}
+	for _, d := range o.Series[0].MarkLine.Data {
+		if d.Name == "" {
+			if d.Label.Show == nil || *d.Label.Show {
+				t.Errorf("an unlabelled marker's label shows (%v): echarts prints its value", d.Label.Show)
+			}
+			continue
+		}
+		got[d.Name] = d.Label.Position
+	}
+	want := map[string]string{"constant 4.5 s": "insideEndTop", "equal 5.7 s": "insideEndTop", "decorrelated 6.1 s": "insideEndBottom",
+		"third": "insideMiddleTop", "fourth": "insideMiddleBottom", "exponential 25.6 s": "insideEndTop"}
+	if !maps.Equal(got, want) {
+		t.Errorf("marker labels at %v, want %v", got, want)
+	}
+	aligns := map[string]string{}
+	for _, d := range o.Series[0].MarkPoint.Data {
+		aligns[d.Value] = d.Label.Align
+	}
+	if want := map[string]string{"60 calls": "left", "middle": "", "last": "right"}; !maps.Equal(aligns, want) {
+		t.Errorf("notes aligned %v, want %v", aligns, want)
 	}
 }

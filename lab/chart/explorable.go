@@ -121,9 +121,17 @@ type Frame struct {
 // [LoaderJS]). Once drawn, the div has the attribute data-frame (the index
 // of the frame shown) and holds the controls, an <output> beside each with
 // its value, a <p class="backofflab-readout">, and one <div
-// class="backofflab-panel"> per panel, drawn by echarts. Each frame is sent
-// as the option keys that differ from the first frame's, so frames that
-// change only their data cost only their data.
+// class="backofflab-panel"> per panel. Each frame is sent as the option
+// keys that differ from the first frame's, so frames that change only their
+// data cost only their data.
+//
+// A panel draws with echarts in layers, <div class="backofflab-layer">, the
+// one shown with the attribute data-shown. An explorable of at most
+// [MaxLayers] frames gets a layer per frame and panel, drawn while the page
+// is idle after the first frame, so that moving a control only shows other
+// layers: the redraw of a few buttons' worth of frames costs no drawing. A
+// larger one has a single layer per panel, which a move redraws with the
+// option keys that differ between the two frames.
 type Explorable struct {
 	// Controls are the inputs, top to bottom. At least one.
 	Controls []Control
@@ -140,6 +148,11 @@ type Explorable struct {
 // MaxFrames is the most frames an [Explorable] may hold, which keeps a
 // notebook's size bounded.
 const MaxFrames = 1000
+
+// MaxLayers is the most frames for which an [Explorable] draws every frame
+// ahead, in a layer of its own per panel (an echarts instance and its
+// canvas each, which bounds the page's memory).
+const MaxLayers = 8
 
 // HTML returns the explorable's HTML fragment.
 func (e Explorable) HTML() (string, error) {
@@ -243,6 +256,8 @@ type explorableSpec struct {
 	Replace map[int][][]string `json:"replace"`
 	// Playhead is null without one.
 	Playhead *playheadSpec `json:"playhead"`
+	// MaxLayers is [MaxLayers].
+	MaxLayers int `json:"maxLayers"`
 }
 
 type controlSpec struct {
@@ -277,11 +292,12 @@ func (e Explorable) spec() (template.JS, error) {
 		return "", err
 	}
 	s := explorableSpec{
-		Heights:  make([]int, panels),
-		Base:     make([]map[string]json.RawMessage, panels),
-		Frames:   make([][]map[string]json.RawMessage, len(e.Frames)),
-		Readouts: make([]string, len(e.Frames)),
-		Replace:  map[int][][]string{},
+		Heights:   make([]int, panels),
+		Base:      make([]map[string]json.RawMessage, panels),
+		Frames:    make([][]map[string]json.RawMessage, len(e.Frames)),
+		Readouts:  make([]string, len(e.Frames)),
+		Replace:   map[int][][]string{},
+		MaxLayers: MaxLayers,
 	}
 	for _, c := range e.Controls {
 		s.Controls = append(s.Controls, controlSpec{c.Label, c.Values, c.Start, c.Buttons, c.Notes})
@@ -359,8 +375,8 @@ func (s explorableSpec) encode() (template.JS, error) {
 	}
 	// encoding/json escapes <, > and & in strings, so the JSON cannot end
 	// the script element it is written in.
-	return template.JS(fmt.Sprintf("{\"controls\":%s,\n\"heights\":%s,\n\"base\":%s,\n\"frames\":%s,\n\"readouts\":%s,\n\"replace\":%s,\n\"playhead\":%s}",
-		parts[0], parts[1], parts[2], parts[3], parts[4], parts[5], parts[6])), nil
+	return template.JS(fmt.Sprintf("{\"controls\":%s,\n\"heights\":%s,\n\"base\":%s,\n\"frames\":%s,\n\"readouts\":%s,\n\"replace\":%s,\n\"playhead\":%s,\n\"maxLayers\":%d}",
+		parts[0], parts[1], parts[2], parts[3], parts[4], parts[5], parts[6], s.MaxLayers)), nil
 }
 
 // jsonLines encodes items as a JSON array with one element per line.

@@ -54,6 +54,9 @@ func TestExplorableSendsOnlyWhatChanges(t *testing.T) {
 	if c := spec["controls"].([]any)[0].(map[string]any); c["start"] != 1.0 || c["label"] != "setting" {
 		t.Errorf("control %v", c)
 	}
+	if m := spec["maxLayers"]; m != float64(MaxLayers) {
+		t.Errorf("maxLayers %v, want MaxLayers (%d), which the page reads", m, MaxLayers)
+	}
 }
 
 func TestExplorableRejectsBadShapes(t *testing.T) {

@@ -16,6 +16,7 @@ import (
 	"net/http/httptest"
 	"os"
 	"os/exec"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -240,5 +241,58 @@ func TestLoaderScriptsParseAndHostileTitlesStayText(t *testing.T) {
 	}
 	if got.Tooltip != "function" {
 		t.Errorf("the go-echarts formatter is a %s, want a function", got.Tooltip)
+	}
+}
+
+// An explorable of at most MaxLayers frames draws every frame in a layer of
+// its own, and a move shows the layer of the control's frame; a larger one
+// draws every frame in its one layer. Either way exactly one layer shows,
+// and it shows the frame the control selects.
+func TestExplorableLayers(t *testing.T) {
+	actx := browser(t)
+	many := Explorable{Controls: []Control{{Label: "n", Values: make([]string, MaxLayers+1)}}}
+	for i := range many.Controls[0].Values {
+		many.Controls[0].Values[i] = strconv.Itoa(i)
+		h := Histogram{Title: "f" + strconv.Itoa(i), Slot: time.Second, Counts: []float64{1, float64(i), 3}}
+		many.Frames = append(many.Frames, Frame{Panels: []Drawable{h}})
+	}
+	var frags []string
+	for _, e := range []Explorable{twoFrames(), many} {
+		html, err := e.HTML()
+		if err != nil {
+			t.Fatal(err)
+		}
+		frags = append(frags, html)
+	}
+	srv := serve(t, map[string]string{"/root/lab": labPage("/root/", false, frags...)}, "/root/"+AssetPaths()[0])
+	const moves = `JSON.stringify(Array.from(document.querySelectorAll(".backofflab-explorable[data-frame]")).map(root => {
+		const input = root.querySelector(".backofflab-controls input[type=range]"), titles = [];
+		const move = (v) => { input.value = v; input.dispatchEvent(new Event("input", {bubbles: true})); };
+		for (let v = +input.max; v >= 0; v--) {
+			move(v);
+			const shown = Array.from(root.querySelectorAll(".backofflab-layer")).filter(l => l.style.visibility === "visible");
+			const marked = root.querySelectorAll(".backofflab-layer[data-shown]");
+			titles.unshift(shown.length === 1 && marked.length === 1 && marked[0] === shown[0] ?
+				echarts.getInstanceByDom(shown[0]).getOption().title[0].text : shown.length + " layers show");
+		}
+		return {layers: root.querySelectorAll(".backofflab-layer").length, titles};
+	}))`
+	got, errs, err := visit[string](actx, srv.URL+"/root/lab", moves)
+	if err != nil || len(errs) > 0 {
+		t.Fatalf("%v %q", err, errs)
+	}
+	var pages []struct {
+		Layers int
+		Titles []string
+	}
+	if err := json.Unmarshal([]byte(got), &pages); err != nil || len(pages) != 2 {
+		t.Fatalf("%v: %s", err, got)
+	}
+	if p := pages[0]; p.Layers != 2 || strings.Join(p.Titles, " ") != "a b" {
+		t.Errorf("two frames: %d layers showing %q, want 2 showing a b", p.Layers, p.Titles)
+	}
+	want := strings.Fields("f0 f1 f2 f3 f4 f5 f6 f7 f8")
+	if p := pages[1]; p.Layers != 1 || strings.Join(p.Titles, " ") != strings.Join(want, " ") {
+		t.Errorf("%d frames: %d layers showing %q, want 1 showing %q", MaxLayers+1, p.Layers, p.Titles, want)
 	}
 }

@@ -117,10 +117,11 @@ type markItem struct {
 }
 
 type labelOpt struct {
-	Show      bool   `json:"show,omitempty"`
+	Show      *bool  `json:"show,omitempty"`
 	Position  string `json:"position,omitempty"`
 	Formatter string `json:"formatter,omitempty"`
 	Color     string `json:"color,omitempty"`
+	Align     string `json:"align,omitempty"` // "left" or "right" of the anchor; centred if empty
 }
 
 type styleOpt struct {

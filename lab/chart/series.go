@@ -89,11 +89,11 @@ func checkSeries(fig string, series []Series, logX, logY bool, yMax float64, a A
 func useLogScales(p *plot.Plot, logX, logY bool) {
 	if logX {
 		p.X.Scale = plot.LogScale{}
-		p.X.Tick.Marker = plot.LogTicks{Prec: -1}
+		p.X.Tick.Marker = LogTicks{}
 	}
 	if logY {
 		p.Y.Scale = plot.LogScale{}
-		p.Y.Tick.Marker = plot.LogTicks{Prec: -1}
+		p.Y.Tick.Marker = LogTicks{}
 	}
 }
 

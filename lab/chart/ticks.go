@@ -67,3 +67,60 @@ func (r RoundTicks) Ticks(min, max float64) []plot.Tick {
 	}
 	return ticks
 }
+
+// LogTicks is the house tick marker of logarithmic axes. An axis that spans two decades or more
+// is labelled at the powers of ten, as gonum/plot's [plot.LogTicks] does; a narrower one would
+// then carry one or two labels, so it is labelled at 1, 2 and 5 times each power of ten instead
+// (20, 50, 100, 200, 500, 1000; and the lowest whole multiple too, 30 say, when the data start
+// well below the first of those), at every whole multiple if even those give fewer than two, and
+// at round linear steps ([RoundTicks]) if the axis holds fewer than two whole multiples.
+// The other multiples get unlabelled ticks. [Lines] puts it on the axes it makes logarithmic.
+//
+// The zero value is ready to use.
+type LogTicks struct{}
+
+// Ticks returns the ticks for [min, max]; both must be positive.
+func (LogTicks) Ticks(min, max float64) []plot.Tick {
+	wide := plot.LogTicks{Prec: -1}
+	if !(min > 0) || !(max > min) || math.IsInf(max, 0) || math.Log10(max/min) >= 2 {
+		return wide.Ticks(min, max)
+	}
+	var ticks []plot.Tick
+	labelled := 0
+	for k := int(math.Floor(math.Log10(min))); k <= int(math.Ceil(math.Log10(max))); k++ {
+		for m := 1; m <= 9; m++ {
+			// Parsed from its decimal form, so 0.3 is 0.3 and not 3 × 0.1.
+			v, err := strconv.ParseFloat(strconv.Itoa(m)+"e"+strconv.Itoa(k), 64)
+			if err != nil || v < min*(1-1e-12) || v > max*(1+1e-12) {
+				continue
+			}
+			t := plot.Tick{Value: v}
+			if m == 1 || m == 2 || m == 5 {
+				t.Label = strconv.FormatFloat(v, 'f', -1, 64)
+				labelled++
+			}
+			ticks = append(ticks, t)
+		}
+	}
+	if len(ticks) < 2 {
+		// Inside one decade, between two whole multiples: round linear steps.
+		return RoundTicks{}.Ticks(min, max)
+	}
+	if labelled < 2 {
+		for i := range ticks {
+			ticks[i].Label = strconv.FormatFloat(ticks[i].Value, 'f', -1, 64)
+		}
+		return ticks
+	}
+	// Data that starts well below the first label (21 under 50) gets a label at its lowest whole
+	// multiple (30), if that is clear of the next one.
+	for _, first := range ticks {
+		if first.Label != "" {
+			if first.Value > 2*min && first.Value >= 1.5*ticks[0].Value {
+				ticks[0].Label = strconv.FormatFloat(ticks[0].Value, 'f', -1, 64)
+			}
+			break
+		}
+	}
+	return ticks
+}

@@ -85,3 +85,33 @@ func TestRoundTicksSurviveDegenerateRanges(t *testing.T) {
 		_ = RoundTicks{}.Ticks(r[0], r[1]) // must not panic or hang
 	}
 }
+
+func TestLogTicksLabelNarrowAxesAtOneTwoFive(t *testing.T) {
+	for _, c := range []struct {
+		min, max float64
+		want     string
+	}{
+		{21, 1000, "30 50 100 200 500 1000"}, // lesson 08's peaks at the cap
+		{0.4, 9.5, "0.5 1 2 5"},
+		{60, 1000, "100 200 500 1000"},            // decimals without rounding noise
+		{3, 9, "3 4 5 6 7 8 9"},                   // one decade: every whole multiple
+		{120, 180, "120 130 140 150 160 170 180"}, // between two multiples: round steps
+		{0.4, 100, "1 10 100"},                    // two decades or more: the powers of ten
+		{1, 1000, "1 10 100 1000"},
+	} {
+		t.Run(fmt.Sprintf("%v_to_%v", c.min, c.max), func(t *testing.T) {
+			var got []string
+			for _, tk := range (LogTicks{}).Ticks(c.min, c.max) {
+				if tk.Value < c.min || tk.Value > c.max {
+					t.Errorf("tick %v outside [%v, %v]", tk.Value, c.min, c.max)
+				}
+				if tk.Label != "" {
+					got = append(got, tk.Label)
+				}
+			}
+			if s := strings.Join(got, " "); s != c.want {
+				t.Errorf("log ticks over [%v, %v] labelled %q, want %q", c.min, c.max, s, c.want)
+			}
+		})
+	}
+}

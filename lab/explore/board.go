@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"math"
 	"strconv"
 	"time"
 
@@ -54,8 +55,11 @@ func InPhaseBoard(c cohort.Config, policies []schedule.Named) (chart.Explorable,
 		for k := range inFlight.VLines { // the calls panel names the finishes
 			inFlight.VLines[k].Label, lanes.VLines[k].Label = "", ""
 		}
+		for k := range lanes.Spans { // and the outage, which the lanes' marks would cover
+			lanes.Spans[k].Label = ""
+		}
 		r := b.Results[i]
-		e.Frames = append(e.Frames, chart.Frame{Panels: []chart.Drawable{calls, onRuler{inFlight, ph.End, false}, onRuler{lanes, ph.End, true}},
+		e.Frames = append(e.Frames, chart.Frame{Panels: []chart.Drawable{onRuler{calls, ph.End, true}, onRuler{inFlight, ph.End, false}, onRuler{lanes, ph.End, false}},
 			Readout: fmt.Sprintf("%s, seed %d: finished at %v after %d calls (%d during the outage), idle %v, worst 100 ms %d calls",
 				labels[i], c.Seed, r.Finish, r.Calls, r.CallsOutage, r.Idle, r.PeakPer100ms)})
 		for k, counts := range tallies(b.Traces[i], steps) {
@@ -97,19 +101,46 @@ func tallies(tr *cohort.Trace, steps int) [3][]int {
 	return out
 }
 
-// onRuler is a figure of the board drawn on the calls panel's time ruler:
-// its x axis from 0 to End (the end of the calls panel's last bar), so that
-// the panels' times line up and the playhead's cursor crosses them at one
-// x; Large draws every series in echarts' large mode (all marks of a
-// series as one path), for the lanes' thousands of marks, which the board
-// redraws at every click.
+// onRuler is a figure of the board drawn on the calls panel's time ruler,
+// which runs from 0 to End (the end of the calls panel's last bar), so
+// that the panels' times line up and the playhead's cursor crosses them at
+// one x. Every panel labels the ruler at the same round steps (see
+// [rulerStep]): a value axis from 0 to End, without a label at End itself,
+// off those steps; the calls panel's category axis (Category, one
+// category a BoardStep) at the slots that start on a step.
+//
+// The board redraws all three panels at every click, so each is made
+// cheap to draw: its bars and marks in echarts' large mode (all marks of a
+// series as one path), and no zoom: zooming one panel would take it off the
+// ruler the others share, and its slider redraws a preview of the data at
+// every switch.
 type onRuler struct {
 	chart.Drawable
-	End   float64
-	Large bool
+	End      float64
+	Category bool
 }
 
-// Option returns the figure's option with the ruler's x range.
+// noZoomRoom is the height, in pixels, of the zoom slider's room that a
+// board panel does without.
+const noZoomRoom = 36
+
+// rulerStep returns the round step, 1, 2 or 5 times a power of ten, that
+// labels a ruler of span units at most six times.
+func rulerStep(span float64) float64 {
+	for p := 0.01; ; p *= 10 {
+		for _, m := range []float64{1, 2, 5} {
+			if span/(m*p) <= 6 {
+				return m * p
+			}
+		}
+	}
+}
+
+// Height returns the figure's height without the zoom slider's room.
+func (d onRuler) Height() int { return d.Drawable.Height() - noZoomRoom }
+
+// Option returns the figure's option on the ruler, without zoom, its bars
+// and marks in large mode.
 func (d onRuler) Option() (json.RawMessage, error) {
 	raw, err := d.Drawable.Option()
 	if err != nil {
@@ -117,18 +148,36 @@ func (d onRuler) Option() (json.RawMessage, error) {
 	}
 	var o map[string]json.RawMessage
 	var axes, series []map[string]json.RawMessage
-	if err := errors.Join(json.Unmarshal(raw, &o), json.Unmarshal(o["xAxis"], &axes), json.Unmarshal(o["series"], &series)); err != nil {
+	var grid map[string]int
+	if err := errors.Join(json.Unmarshal(raw, &o), json.Unmarshal(o["xAxis"], &axes), json.Unmarshal(o["series"], &series), json.Unmarshal(o["grid"], &grid)); err != nil {
 		return nil, err
 	}
+	step := rulerStep(d.End)
 	for _, ax := range axes {
+		if d.Category {
+			every := strconv.Itoa(int(math.Round(step/BoardStep.Seconds())) - 1)
+			ax["axisLabel"] = json.RawMessage(`{"interval":` + every + `}`)
+			// A tick at every slot, not drawn: echarts puts the ends of
+			// a bar series' mark areas (the outage) on the axis's ticks.
+			ax["axisTick"] = json.RawMessage(`{"show":false,"interval":0}`)
+			continue
+		}
 		ax["min"], ax["max"] = json.RawMessage("0"), json.RawMessage(strconv.FormatFloat(d.End, 'f', -1, 64))
+		ax["interval"] = json.RawMessage(strconv.FormatFloat(step, 'f', -1, 64))
+		ax["axisLabel"] = json.RawMessage(`{"showMaxLabel":false}`)
 	}
 	for _, ser := range series {
-		if d.Large {
+		var kind string
+		_ = json.Unmarshal(ser["type"], &kind)
+		if kind == "bar" || kind == "scatter" {
 			ser["large"], ser["largeThreshold"] = json.RawMessage("true"), json.RawMessage("100")
 		}
 	}
+	delete(o, "dataZoom")
+	o["legend"] = json.RawMessage(`{"show":true,"top":28}`) // a plain legend: a few names need no scrolling
+	grid["bottom"] -= noZoomRoom
 	o["xAxis"], _ = json.Marshal(axes)
 	o["series"], _ = json.Marshal(series)
+	o["grid"], _ = json.Marshal(grid)
 	return json.Marshal(o)
 }

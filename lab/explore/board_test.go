@@ -1,6 +1,7 @@
 package explore
 
 import (
+	"encoding/json"
 	"fmt"
 	"strings"
 	"testing"
@@ -33,7 +34,7 @@ func TestInPhaseBoardFramesAreTheLabsRuns(t *testing.T) {
 	}
 	for i, name := range b.Names {
 		r := b.Results[i]
-		calls := e.Frames[i].Panels[0].(chart.Histogram)
+		calls := e.Frames[i].Panels[0].(onRuler).Drawable.(chart.Histogram)
 		want, _ := b.Calls(name)
 		total := 0.0
 		for k := range calls.Layers[0].Counts {
@@ -76,6 +77,41 @@ func TestInPhaseBoardFramesAreTheLabsRuns(t *testing.T) {
 	}
 	if !strings.Contains(html, `"large":true`) || !strings.Contains(html, fmt.Sprintf(`"max":%v`, ph.End)) {
 		t.Errorf("the lanes are not drawn in echarts' large mode, or the panels not up to the ruler's end %v", ph.End)
+	}
+	for j, p := range e.Frames[0].Panels {
+		raw, err := p.Option()
+		if err != nil {
+			t.Fatal(err)
+		}
+		var o struct {
+			DataZoom json.RawMessage
+			XAxis    []struct {
+				Interval  float64
+				AxisLabel struct{ Interval *int }
+			}
+			Series []struct {
+				Type  string
+				Large bool
+			}
+		}
+		if err := json.Unmarshal(raw, &o); err != nil {
+			t.Fatal(err)
+		}
+		if o.DataZoom != nil {
+			t.Errorf("panel %d zooms: %s; want the panels on one ruler", j, o.DataZoom)
+		}
+		// One ruler labelled every 5 s in every panel: every 50th slot of the calls panel.
+		if ax := o.XAxis[0]; (j == 0 && (ax.AxisLabel.Interval == nil || *ax.AxisLabel.Interval != 49)) || (j > 0 && ax.Interval != 5) {
+			t.Errorf("panel %d's x axis %+v, want it labelled every 5 s", j, ax)
+		}
+		for _, s := range o.Series {
+			if (s.Type == "bar" || s.Type == "scatter") && !s.Large {
+				t.Errorf("panel %d: a %s series not in large mode", j, s.Type)
+			}
+		}
+		if p.Height() >= e.Frames[0].Panels[j].(onRuler).Drawable.Height() {
+			t.Errorf("panel %d keeps the zoom slider's room", j)
+		}
 	}
 	if _, err := InPhaseBoard(c, nil); err == nil || !strings.Contains(err.Error(), "policy") {
 		t.Errorf("InPhaseBoard with no policies: %v", err)

@@ -1,10 +1,16 @@
 // The script of an Explorable: load echarts, then build the controls, a
-// readout and one echarts panel per entry of spec.heights in the
-// fragment's div, and show the frame the controls select. Moving a control
-// redraws synchronously, in the input event's handler, so the panels always
-// show the control's last value. A playhead (spec.playhead) moves a cursor
+// readout and one panel per entry of spec.heights in the fragment's div,
+// and show the frame the controls select. Moving a control redraws
+// synchronously, in the input event's handler, so the panels always show
+// the control's last value. A playhead (spec.playhead) moves a cursor
 // across every panel and rewrites the tallies on the buttons of its
 // control; it draws no frame.
+//
+// A panel holds layers, each an echarts instance drawing one frame, one
+// of them visible. A family of at most spec.maxLayers frames gets a layer per
+// frame, drawn while the page is idle after the first: a switch then only
+// shows another layer. A larger family has one layer, which a switch
+// redraws with the option keys that differ between the two frames.
 /* global id, spec, help, backofflabLoadECharts, claim */
 function make(tag, css, text) {
   var e = document.createElement(tag);
@@ -29,7 +35,7 @@ backofflabLoadECharts(function (echarts) {
     var nth = window.backofflabExplorables = (window.backofflabExplorables || 0) + 1;
     root.innerHTML = "";
     var pos = spec.controls.map(function (c) { return c.start; });
-    var outputs = [], inputs = [], charts = [], cursors = [];
+    var outputs = [], inputs = [], panels = [], cursors = [];
     var ph = spec.playhead, tallies = [];
     // controlBox returns a row of controls: keys pressed in it move its
     // controls, JupyterLab's shortcuts leave them alone, and the notebook
@@ -147,12 +153,13 @@ backofflabLoadECharts(function (echarts) {
     readout.className = "backofflab-readout";
     readout.setAttribute("aria-live", "polite");
     root.appendChild(readout);
+    var pool = spec.frames.length <= spec.maxLayers ? spec.frames.length : 1, uses = 0;
     spec.heights.forEach(function (h) {
       var el = make("div", "width:100%;height:" + h + "px;position:relative;");
       el.className = "backofflab-panel";
       root.appendChild(el);
-      var chart = echarts.init(el, null, {renderer: "canvas"});
-      charts.push(chart);
+      var panel = {el: el, layers: [], visible: null};
+      panels.push(panel);
       if (ph) {
         var cur = make("div", "position:absolute;top:0;left:0;width:0;height:0;border-left:2px solid #d62728;pointer-events:none;z-index:2;display:none;");
         cur.className = "backofflab-cursor";
@@ -160,39 +167,73 @@ backofflabLoadECharts(function (echarts) {
         cursors.push(cur);
       }
       if (typeof ResizeObserver === "function") {
-        new ResizeObserver(function () { chart.resize(); place(); }).observe(el);
+        new ResizeObserver(function () {
+          panel.layers.forEach(function (l) { l.chart.resize(); });
+          place();
+        }).observe(el);
       }
     });
-    // draw shows the frame at pos. The first time it sets every option;
-    // then only the keys that differ from the base in the frame shown or
-    // in the new one: merged where both frames have the base's shape
-    // (every leaf is overwritten), replaced whole (replaceMerge) where
-    // either has not, so nothing of the previous frame stays.
+    // option returns panel j's whole option at frame f: the base with the
+    // frame's keys.
+    function option(j, f) {
+      var o = {}, b = spec.base[j], p = spec.frames[f][j], key;
+      for (key in b) o[key] = b[key];
+      for (key in p) { if (p[key] === null) delete o[key]; else o[key] = p[key]; }
+      return o;
+    }
+    // layer returns a layer of panel j drawing frame f: the one that does,
+    // else a new one while the panel has fewer than pool, else the least
+    // recently shown, redrawn from its frame g with only the keys that
+    // differ from the base in g or in f: merged where both frames have
+    // the base's shape (every leaf is overwritten), replaced whole
+    // (replaceMerge) where either has not, so nothing of g stays.
+    function layer(j, f) {
+      var panel = panels[j], l, k;
+      for (k = 0; k < panel.layers.length; k++) if (panel.layers[k].frame === f) return panel.layers[k];
+      if (panel.layers.length < pool) {
+        var div = make("div", "position:absolute;top:0;left:0;width:100%;height:100%;visibility:hidden;");
+        div.className = "backofflab-layer";
+        panel.el.insertBefore(div, panel.el.firstChild);
+        l = {div: div, chart: echarts.init(div, null, {renderer: "canvas"}), frame: f, used: 0};
+        l.chart.setOption(option(j, f), {notMerge: true, lazyUpdate: false});
+        panel.layers.push(l);
+        return l;
+      }
+      l = panel.layers[0];
+      for (k = 1; k < panel.layers.length; k++) if (panel.layers[k].used < l.used) l = panel.layers[k];
+      var g = l.frame, o = {}, b = spec.base[j], p = spec.frames[f][j], old = spec.frames[g][j], keys = [], replace = [], key;
+      l.frame = f;
+      for (key in old) if (!(key in p)) keys.push(key);
+      for (key in p) keys.push(key);
+      if (!keys.length) return l;
+      [g, f].forEach(function (h) {
+        var r = spec.replace[h];
+        if (r) replace = replace.concat(r[j]);
+      });
+      keys.forEach(function (key) { o[key] = (key in p) ? p[key] : b[key]; if (o[key] === null || o[key] === undefined) o[key] = []; });
+      l.chart.setOption(o, {replaceMerge: replace, lazyUpdate: false});
+      return l;
+    }
+    // draw shows the frame at pos in every panel.
     var shown = -1;
     function draw() {
       var f = 0;
       spec.controls.forEach(function (c, k) { f = f * c.values.length + pos[k]; });
-      var frame = spec.frames[f];
-      charts.forEach(function (chart, j) {
-        var o = {}, b = spec.base[j], p = frame[j], key, keys = [];
-        if (shown < 0) {
-          for (key in b) o[key] = b[key];
-          for (key in p) { if (p[key] === null) delete o[key]; else o[key] = p[key]; }
-          chart.setOption(o, {notMerge: true, lazyUpdate: false});
-          return;
-        }
-        if (shown === f) return;
-        var old = spec.frames[shown][j], replace = [];
-        for (key in old) if (!(key in p)) keys.push(key);
-        for (key in p) keys.push(key);
-        if (!keys.length) return;
-        [shown, f].forEach(function (g) {
-          var r = spec.replace[g];
-          if (r) replace = replace.concat(r[j]);
+      if (f !== shown) {
+        panels.forEach(function (panel, j) {
+          var l = layer(j, f);
+          l.used = ++uses;
+          if (panel.visible !== l) {
+            l.div.style.visibility = "visible";
+            l.div.setAttribute("data-shown", "true");
+            if (panel.visible) {
+              panel.visible.div.style.visibility = "hidden";
+              panel.visible.div.removeAttribute("data-shown");
+            }
+            panel.visible = l;
+          }
         });
-        keys.forEach(function (key) { o[key] = (key in p) ? p[key] : b[key]; if (o[key] === null || o[key] === undefined) o[key] = []; });
-        chart.setOption(o, {replaceMerge: replace, lazyUpdate: false});
-      });
+      }
       shown = f;
       spec.controls.forEach(function (c, k) {
         var v = c.values[pos[k]];
@@ -213,11 +254,28 @@ backofflabLoadECharts(function (echarts) {
       root.setAttribute("data-frame", f);
       place();
     }
+    // prepare draws, one frame a task while the page is idle, the layers
+    // of the frames not drawn yet, if every frame gets a layer.
+    function prepare() {
+      if (pool < 2) return;
+      var todo = [];
+      spec.frames.forEach(function (_, f) { if (f !== shown) todo.push(f); });
+      (function next() {
+        var f = todo.shift();
+        if (f === undefined) return;
+        panels.forEach(function (_, j) { layer(j, f); });
+        later(next);
+      })();
+    }
+    function later(fn) {
+      if (typeof requestIdleCallback === "function") requestIdleCallback(fn, {timeout: 500});
+      else setTimeout(fn, 50);
+    }
     // xPixel returns where x falls on panel j's x axis, in pixels from
     // the panel's left edge: on a category axis (a histogram's slots, each
     // labelled with its start) between the slots' centres, half a slot on.
     function xPixel(j, x) {
-      var chart = charts[j], ax = spec.base[j].xAxis;
+      var chart = panels[j].visible.chart, ax = spec.base[j].xAxis;
       ax = Array.isArray(ax) ? ax[0] : ax;
       if (ax && ax.type === "category" && ax.data && ax.data.length) {
         var s0 = +ax.data[0], w = ax.data.length > 1 ? +ax.data[1] - s0 : 1;
@@ -236,7 +294,7 @@ backofflabLoadECharts(function (echarts) {
         var px, rect;
         try {
           px = xPixel(j, x);
-          rect = charts[j].getModel().getComponent("grid", 0).coordinateSystem.getRect();
+          rect = panels[j].visible.chart.getModel().getComponent("grid", 0).coordinateSystem.getRect();
         } catch (e) { px = NaN; }
         if (!isFinite(px) || !rect || px < rect.x - 1 || px > rect.x + rect.width + 1) {
           cur.style.display = "none";
@@ -293,6 +351,7 @@ backofflabLoadECharts(function (echarts) {
     }
     draw();
     if (ph) seek(0);
+    later(prepare);
   });
 }, function (why) {
   claim("failed", function (el) {

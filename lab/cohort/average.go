@@ -3,7 +3,10 @@ package cohort
 import (
 	"fmt"
 	"math"
+	"slices"
 	"time"
+
+	"github.com/backofflab/backofflab/lab/schedule"
 )
 
 // MaxSeeds is the most seeds Average takes.
@@ -57,25 +60,89 @@ func simulate(c Config, traced bool) (Result, *Trace, error) {
 
 // Average runs c with seeds c.Seed, c.Seed+1, …, c.Seed+seeds−1 and returns
 // the means. seeds must be in [1, MaxSeeds] and the last seed below 2³¹.
+// A run that draws nothing from its generator (every first attempt at
+// t = 0, a policy without jitter) is the same for every seed: it is run
+// once and counted for each.
 func Average(c Config, seeds int) (Summary, error) {
-	s, _, err := average(simulate, c, seeds, false)
+	s, _, err := events().average(c, seeds, false)
 	return s, err
 }
 
-// average is Average with a choice of runner, optionally keeping the traces.
-func average(run runner, c Config, seeds int, traced bool) (Summary, []*Trace, error) {
+// averager averages runs made with run over seeds. With once set (the
+// event-driven simulator's tables) it does no work twice: a seed-free run
+// (see seedFree) is made once for all its seeds, and an untraced average of
+// a configuration it has averaged before is looked up. The tick-loop twin
+// leaves once unset and makes every run, for the tests and the benchmarks
+// that compare the two.
+type averager struct {
+	run  runner
+	once bool
+	memo map[averageKey]Summary
+}
+
+// averageKey names an untraced average: the configuration (of a policy
+// from package schedule, whose values compare) and the number of seeds.
+type averageKey struct {
+	c     Config
+	seeds int
+}
+
+// events returns the event-driven simulator's averager, with an empty memo.
+func events() *averager { return &averager{run: simulate, once: true} }
+
+// seedFree reports whether a run of c draws nothing from its generator, so
+// that its Result is the same for every seed: no spread of the first
+// attempts, and a policy whose waits do not draw (the exponential and the
+// constant wait; see waits, whose inline switch draws in no other case).
+func seedFree(c Config) bool {
+	if c.Spread != 0 {
+		return false
+	}
+	switch c.Policy.(type) {
+	case schedule.Exponential, schedule.Constant:
+		return true
+	}
+	return false
+}
+
+// memoizable reports whether c's policy is one of package schedule's, whose
+// values compare as map keys and whose waits depend on nothing else.
+func memoizable(c Config) bool {
+	switch c.Policy.(type) {
+	case schedule.Exponential, schedule.FullJitter, schedule.EqualJitter, schedule.Decorrelated, schedule.Constant:
+		return true
+	}
+	return false
+}
+
+// average runs c with seeds c.Seed, c.Seed+1, … as Average does, keeping
+// each run's trace if traced.
+func (a *averager) average(c Config, seeds int, traced bool) (Summary, []*Trace, error) {
 	if seeds < 1 || seeds > MaxSeeds {
 		return Summary{}, nil, fmt.Errorf("cohort: seeds %d out of range: want 1 <= seeds <= %d", seeds, MaxSeeds)
 	}
 	if c.Seed >= 0 && c.Seed+int64(seeds)-1 > math.MaxInt32 {
 		return Summary{}, nil, fmt.Errorf("cohort: seeds %d from seed %d out of range: want seed + seeds - 1 < 2^31", seeds, c.Seed)
 	}
+	key := averageKey{c, seeds}
+	memo := a.once && !traced && memoizable(c)
+	if memo {
+		if s, ok := a.memo[key]; ok {
+			s.Runs = slices.Clone(s.Runs) // each row owns its runs
+			return s, nil, nil
+		}
+	}
+	same := a.once && !traced && seedFree(c)
 	runs := make([]Result, 0, seeds)
 	var traces []*Trace
 	for i := range seeds {
+		if i > 0 && same {
+			runs = append(runs, runs[0]) // the same run for every seed
+			continue
+		}
 		ci := c
 		ci.Seed = c.Seed + int64(i)
-		r, tr, err := run(ci, traced)
+		r, tr, err := a.run(ci, traced)
 		if err != nil {
 			return Summary{}, nil, err
 		}
@@ -84,7 +151,15 @@ func average(run runner, c Config, seeds int, traced bool) (Summary, []*Trace, e
 		}
 		runs = append(runs, r)
 	}
-	return summarize(runs), traces, nil
+	s := summarize(runs)
+	if memo {
+		if a.memo == nil {
+			a.memo = make(map[averageKey]Summary)
+		}
+		a.memo[key] = s
+		s.Runs = slices.Clone(runs)
+	}
+	return s, traces, nil
 }
 
 // summarize returns the means of runs (at least one).

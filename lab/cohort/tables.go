@@ -46,14 +46,14 @@ func (rs Rows) Of(name string) Row {
 // Table runs c under each policy (c.Policy is ignored) and averages each
 // over seeds seeds from c.Seed on.
 func Table(c Config, policies []schedule.Named, seeds int) (Rows, error) {
-	return table(simulate, c, policies, seeds)
+	return table(events(), c, policies, seeds)
 }
 
-func table(run runner, c Config, policies []schedule.Named, seeds int) (Rows, error) {
+func table(a *averager, c Config, policies []schedule.Named, seeds int) (Rows, error) {
 	rows := make(Rows, len(policies))
 	for i, p := range policies {
 		c.Policy = p.Policy
-		s, _, err := average(run, c, seeds, false)
+		s, _, err := a.average(c, seeds, false)
 		if err != nil {
 			return nil, err
 		}
@@ -73,10 +73,10 @@ type CapRow struct {
 // CapTable runs c under the four backoff policies of the lineup (the
 // constant wait has no cap) with base DefaultBase and each cap in turn.
 func CapTable(c Config, caps []time.Duration, seeds int) ([]CapRow, error) {
-	return capTable(simulate, c, caps, seeds)
+	return capTable(events(), c, caps, seeds)
 }
 
-func capTable(run runner, c Config, caps []time.Duration, seeds int) ([]CapRow, error) {
+func capTable(a *averager, c Config, caps []time.Duration, seeds int) ([]CapRow, error) {
 	var out []CapRow
 	for _, cp := range caps {
 		l, err := NewLineup(DefaultBase, cp, DefaultWait)
@@ -89,7 +89,7 @@ func capTable(run runner, c Config, caps []time.Duration, seeds int) ([]CapRow, 
 				backoff = append(backoff, p)
 			}
 		}
-		rows, err := table(run, c, backoff, seeds)
+		rows, err := table(a, c, backoff, seeds)
 		if err != nil {
 			return nil, err
 		}
@@ -124,14 +124,14 @@ type SpreadRow struct {
 // the first attempts spread over each window in turn, and measures the width
 // of every wave (see Trace.Waves).
 func SpreadTable(c Config, spreads []time.Duration, seeds int) ([]SpreadRow, error) {
-	return spreadTable(simulate, c, spreads, seeds)
+	return spreadTable(events(), c, spreads, seeds)
 }
 
-func spreadTable(run runner, c Config, spreads []time.Duration, seeds int) ([]SpreadRow, error) {
+func spreadTable(a *averager, c Config, spreads []time.Duration, seeds int) ([]SpreadRow, error) {
 	out := make([]SpreadRow, len(spreads))
 	for i, w := range spreads {
 		c.Spread = w
-		s, traces, err := average(run, c, seeds, true)
+		s, traces, err := a.average(c, seeds, true)
 		if err != nil {
 			return nil, err
 		}
@@ -189,26 +189,28 @@ type Tables struct {
 
 // LessonTables computes every table of the lesson, averaging over seeds
 // seeds (overloadSeeds for the overload table) from lcg.DefaultSeed on.
-// The lesson uses DefaultSeeds and OverloadSeeds.
+// The lesson uses DefaultSeeds and OverloadSeeds. No run is made twice:
+// a run that draws nothing (see Average) is made once for all its seeds,
+// and the cap table's rows at DefaultCap are the main table's.
 func LessonTables(seeds, overloadSeeds int) (Tables, error) {
-	return lessonTables(simulate, seeds, overloadSeeds)
+	return lessonTables(events(), seeds, overloadSeeds)
 }
 
-func lessonTables(run runner, seeds, overloadSeeds int) (t Tables, err error) {
+func lessonTables(a *averager, seeds, overloadSeeds int) (t Tables, err error) {
 	lineup := Lineup()
-	if t.Main, err = table(run, Lesson(), lineup, seeds); err != nil {
+	if t.Main, err = table(a, Lesson(), lineup, seeds); err != nil {
 		return Tables{}, err
 	}
-	if t.Caps, err = capTable(run, Lesson(), DefaultCaps, seeds); err != nil {
+	if t.Caps, err = capTable(a, Lesson(), DefaultCaps, seeds); err != nil {
 		return Tables{}, err
 	}
-	if t.Spread, err = spreadTable(run, Lesson(), DefaultSpreads, seeds); err != nil {
+	if t.Spread, err = spreadTable(a, Lesson(), DefaultSpreads, seeds); err != nil {
 		return Tables{}, err
 	}
-	if t.NoOutage, err = table(run, Lesson().WithoutOutage(), lineup, seeds); err != nil {
+	if t.NoOutage, err = table(a, Lesson().WithoutOutage(), lineup, seeds); err != nil {
 		return Tables{}, err
 	}
-	if t.Overload, err = table(run, Lesson().WithOverload(), lineup, overloadSeeds); err != nil {
+	if t.Overload, err = table(a, Lesson().WithOverload(), lineup, overloadSeeds); err != nil {
 		return Tables{}, err
 	}
 	return t, nil

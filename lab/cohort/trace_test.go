@@ -129,11 +129,11 @@ func TestTallyGivesTheSpreadTableOfFullTraces(t *testing.T) {
 	}
 	for _, p := range Lineup() {
 		c := Lesson().WithPolicy(p.Policy)
-		got, err := spreadTable(simulate, c, DefaultSpreads, 5)
+		got, err := spreadTable(events(), c, DefaultSpreads, 5)
 		if err != nil {
 			t.Fatal(err)
 		}
-		want, err := spreadTable(full, c, DefaultSpreads, 5)
+		want, err := spreadTable(&averager{run: full}, c, DefaultSpreads, 5)
 		if err != nil {
 			t.Fatal(err)
 		}

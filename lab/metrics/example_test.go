@@ -47,6 +47,17 @@ func ExampleHistogram_Rebin() {
 	// [3 7 5] 35/s (7 in 200ms at 200ms)
 }
 
+// A service that is back at 600 ms meets the fullest slot from then on,
+// not the run's peak, which came while it was still down.
+func ExampleHistogram_PeakFrom() {
+	h := metrics.Histogram{Slot: 200 * time.Millisecond, Counts: []int{0, 9, 0, 3, 5}}
+	fmt.Println(h.Peak())
+	fmt.Println(h.PeakFrom(600 * time.Millisecond))
+	// Output:
+	// 45/s (9 in 200ms at 200ms)
+	// 25/s (5 in 200ms at 800ms)
+}
+
 // A server that takes at most 240 requests per 200 ms slot (1200/s) serves
 // the first part of each slot's arrivals and has to refuse the rest.
 func ExampleHistogram_Clip() {

@@ -123,6 +123,29 @@ func (h Histogram) Peak() Peak {
 	return p
 }
 
+// PeakFrom returns the fullest slot among those that start at or after t
+// (the earliest, on a tie): the peak a service meets once it is back at t,
+// rather than the peak of the whole run. A negative t counts as 0. When no
+// slot starts at or after t, or all of them are empty, the peak has a zero
+// Count at the first slot that starts at or after t.
+func (h Histogram) PeakFrom(t time.Duration) Peak {
+	p := Peak{Width: h.Slot}
+	if h.Slot <= 0 {
+		return p
+	}
+	first := 0
+	if t > 0 {
+		first = int((t + h.Slot - 1) / h.Slot)
+	}
+	p.Slot = first
+	for k := first; k < len(h.Counts); k++ {
+		if h.Counts[k] > p.Count {
+			p.Slot, p.Count = k, h.Counts[k]
+		}
+	}
+	return p
+}
+
 // Rebin returns the histogram at a wider slot, which must be a whole
 // multiple of h.Slot: each new slot sums the old slots it covers. Because
 // slots start at t = 0 on both sides, the result equals counting the same

@@ -270,3 +270,30 @@ func FuzzNewHistogram(f *testing.F) {
 		}
 	})
 }
+
+func TestPeakFromLooksOnlyAtLaterSlots(t *testing.T) {
+	h := Histogram{Slot: 200 * time.Millisecond, Counts: []int{0, 9, 0, 3, 5, 5, 0}}
+	for _, c := range []struct {
+		name    string
+		from    time.Duration
+		slot, n int
+	}{
+		{"from 0 is the whole run's peak", 0, 1, 9},
+		{"negative counts as 0", -time.Second, 1, 9},
+		{"a slot that starts at t counts", 600 * time.Millisecond, 4, 5},
+		{"a slot that started before t does not", 500 * time.Millisecond, 4, 5},
+		{"the earliest of a tie", 800 * time.Millisecond, 4, 5},
+		{"only empty slots: zero at the first", 1200 * time.Millisecond, 6, 0},
+		{"past the end: zero at the first slot after t", 3 * time.Second, 15, 0},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			p := h.PeakFrom(c.from)
+			if p.Slot != c.slot || p.Count != c.n || p.Width != h.Slot {
+				t.Errorf("PeakFrom(%v) = %+v, want slot %d, count %d, width %v", c.from, p, c.slot, c.n, h.Slot)
+			}
+		})
+	}
+	if p := (Histogram{}).PeakFrom(time.Second); p != (Peak{}) {
+		t.Errorf("PeakFrom on a histogram without a slot = %+v, want the zero Peak", p)
+	}
+}

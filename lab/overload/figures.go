@@ -1,6 +1,8 @@
 package overload
 
 import (
+	"time"
+
 	"fmt"
 	"slices"
 
@@ -172,17 +174,19 @@ func (b *Board) dip() []chart.Span {
 	return []chart.Span{{From: c.DipStart.Seconds(), To: c.DipEnd.Seconds(), Label: "dip"}}
 }
 
-// reference is the dashed line that reads q: normal capacity for the rates
-// the server handles, the new-request rate for goodput, and for the queue
-// the length beyond which an entry waits longer than the client timeout
-// (capacity × Timeout), so that every queued attempt is abandoned.
+// reference is the dashed line that reads q: normal capacity for the
+// server's work per second (a histogram, whose y axis leaves room above the
+// line for its label), and for the queue the length beyond which an entry
+// waits longer than the client timeout (capacity × Timeout), so that every
+// queued attempt is abandoned. The offered load and goodput have none: their
+// data run along their reference (capacity, the new-request rate) to the
+// end of the run, where a line's label is written, so [Board.Lines] draws
+// those as a series of their own, named in the legend (see flat).
 func (b *Board) reference(q Quantity) []chart.HLine {
 	c := b.Configs[0]
 	switch q {
-	case Offered, Wasted:
+	case Wasted:
 		return []chart.HLine{{Y: c.Capacity, Label: fmt.Sprintf("capacity %g/s", c.Capacity)}}
-	case Goodput:
-		return []chart.HLine{{Y: c.Rate, Label: fmt.Sprintf("new requests %g/s", c.Rate)}}
 	case Queue:
 		return []chart.HLine{{Y: c.Capacity * c.Timeout.Seconds(), Label: fmt.Sprintf("%v of work: queued attempts time out", c.Timeout)}}
 	}
@@ -190,10 +194,12 @@ func (b *Board) reference(q Quantity) []chart.HLine {
 }
 
 // Lines returns q over time, one line per run (a step per timeline sample),
-// the dip shaded and a dashed reference line: capacity for the offered load
-// and the waste, the new-request rate for goodput, and for the queue the
-// length beyond which every queued attempt waits past its client's timeout.
-// The reference lines use the first run's Config.
+// the dip shaded, and a reference: for the queue a dashed line at the
+// length beyond which every queued attempt waits past its client's timeout,
+// capacity for the waste; for the offered load the capacity and for goodput
+// the new-request rate as a last, flat series named in the legend (a dashed
+// line's label would sit on the data). The references use the first run's
+// Config.
 func (b *Board) Lines(q Quantity) chart.Lines {
 	l := chart.Lines{
 		Title:  q.String(),
@@ -210,7 +216,19 @@ func (b *Board) Lines(q Quantity) chart.Lines {
 		}
 		l.Series = append(l.Series, s)
 	}
+	c := b.Configs[0]
+	switch q {
+	case Offered:
+		l.Series = append(l.Series, flat(fmt.Sprintf("capacity (%g/s)", c.Capacity), c.Capacity, c.Duration))
+	case Goodput:
+		l.Series = append(l.Series, flat(fmt.Sprintf("new requests (%g/s)", c.Rate), c.Rate, c.Duration))
+	}
 	return l
+}
+
+// flat is the series at y from 0 to the end of a run of length d.
+func flat(name string, y float64, d time.Duration) chart.Series {
+	return chart.Series{Name: name, X: []float64{0, d.Seconds()}, Y: []float64{y, y}}
 }
 
 // Timeline returns offered load, goodput and queue length as three panels on
@@ -232,7 +250,9 @@ func (b *Board) Timeline() chart.Stack {
 // Work returns what the server spent its capacity on in the named run,
 // per timeline sample: requests served while their client still waited
 // (goodput) and entries served after their client had given up, stacked,
-// with the normal capacity as a dashed line and the dip shaded.
+// with the normal capacity as a dashed line and the dip shaded. The y axis
+// reaches a quarter above the capacity, so that the line's label sits
+// above the bars that fill the capacity.
 func (b *Board) Work(name string) (chart.Histogram, error) {
 	i, err := b.index(name)
 	if err != nil {
@@ -249,5 +269,6 @@ func (b *Board) Work(name string) (chart.Histogram, error) {
 		},
 		HLines: b.reference(Wasted),
 		Spans:  b.dip(),
+		YMax:   1.25 * b.Configs[i].Capacity,
 	}, nil
 }

@@ -1,6 +1,7 @@
 package overload
 
 import (
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -42,7 +43,11 @@ func TestBoardFigures(t *testing.T) {
 	}
 	for _, q := range []Quantity{Offered, Goodput, Queue, Wasted} {
 		l := b.Lines(q)
-		if len(l.Series) != 4 || l.Series[1].Name != "budget" {
+		want := 4 // one per run, and for offered load and goodput their reference after them
+		if q == Goodput || q == Offered {
+			want = 5
+		}
+		if len(l.Series) != want || l.Series[1].Name != "budget" {
 			t.Fatalf("%v: series %v, want one per run", q, l.Series)
 		}
 		if len(l.Spans) != 1 || l.Spans[0].From != 10 || l.Spans[0].To != 13 {
@@ -69,8 +74,17 @@ func TestBoardFigures(t *testing.T) {
 	if got := b.Lines(Queue).HLines[0].Y; got != 1000 {
 		t.Errorf("queue reference at %v, want capacity × timeout = 1000 entries", got)
 	}
-	if got := b.Lines(Goodput).HLines[0].Y; got != 800 {
-		t.Errorf("goodput reference at %v, want the new-request rate 800/s", got)
+	// Goodput's reference is a series named in the legend: a dashed line's
+	// label, at the right end, would sit on the goodput lines.
+	if g := b.Lines(Goodput); len(g.HLines) != 0 || g.Series[4].Name != "new requests (800/s)" ||
+		!slices.Equal(g.Series[4].Y, []float64{800, 800}) || !slices.Equal(g.Series[4].X, []float64{0, 20}) {
+		t.Errorf("goodput reference: lines %v, last series %v; want no labelled line and the series new requests (800/s) at 800 from 0 to 20 s", g.HLines, g.Series[4])
+	}
+	if o := b.Lines(Offered); len(o.HLines) != 0 || o.Series[4].Name != "capacity (1000/s)" || !slices.Equal(o.Series[4].Y, []float64{1000, 1000}) {
+		t.Errorf("offered-load reference: lines %v, last series %v; want no labelled line and the series capacity (1000/s) at 1000", o.HLines, o.Series[4])
+	}
+	if w, err := b.Work("budget"); err != nil || w.YMax != 1250 {
+		t.Errorf("Work(budget).YMax = %v (%v), want 1250: room above the capacity line for its label", w.YMax, err)
 	}
 	st := b.Timeline()
 	if len(st.Panels) != 3 {

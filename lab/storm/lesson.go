@@ -9,7 +9,7 @@ import (
 	"github.com/backofflab/backofflab/retry/breaker"
 )
 
-// Lesson returns the storm of lesson 10, every field set: 200 clients, a
+// Lesson returns the storm of lesson 11, every field set: 200 clients, a
 // 3 s outage, 20 attempts and a 15 s deadline per client, schedules with
 // retry.DefaultPolicy's base and cap (100 ms, 10 s), 10 ms slots, unlimited
 // capacity, the lessons' seed, and package retry's defaults.

@@ -55,7 +55,7 @@ import (
 // waits, without budget or breaker.
 const RetryDefaults = "retry-defaults"
 
-// Lineup returns the policies of lesson 10's storm, in its order: exponential
+// Lineup returns the policies of lesson 11's storm, in its order: exponential
 // backoff without jitter (what go-retryablehttp does by default), full
 // jitter alone, and package retry's defaults.
 func Lineup() []string {

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"slices"
 	"time"
 
 	"github.com/backofflab/backofflab/lab/lcg"
@@ -319,4 +320,47 @@ func add(t, d time.Duration) time.Duration {
 		return math.MaxInt64
 	}
 	return t + d
+}
+
+// Recovery says when the clients of a run succeeded: how many did, and the
+// mean, median (50th percentile), 90th percentile and latest of their
+// success times (nearest rank; all 0 if none succeeded).
+type Recovery struct {
+	Clients                 int
+	Mean, Median, P90, Last time.Duration
+}
+
+// Recovery summarises the success times of a.
+func (a Arrivals) Recovery() Recovery {
+	var ts []time.Duration
+	var sum time.Duration
+	for _, x := range a {
+		if x.Succeeded {
+			ts = append(ts, x.At)
+			sum += x.At
+		}
+	}
+	if len(ts) == 0 {
+		return Recovery{}
+	}
+	slices.Sort(ts)
+	rank := func(q float64) time.Duration { return ts[int(math.Ceil(q*float64(len(ts))))-1] }
+	return Recovery{Clients: len(ts), Mean: sum / time.Duration(len(ts)), Median: rank(0.5), P90: rank(0.9), Last: ts[len(ts)-1]}
+}
+
+// String describes the cohort on one line, e.g. "1000 clients, outage 20s,
+// horizon 1m0s, exponential(base=1s cap=20s mult=2), seed 1513241".
+func (c Cohort) String() string {
+	s := fmt.Sprintf("%d clients", c.Clients)
+	if c.Spread > 0 {
+		s += fmt.Sprintf(" starting over %v", c.Spread)
+	}
+	s += fmt.Sprintf(", outage %v, horizon %v, %v", c.Outage, c.Horizon, c.Policy)
+	if c.MaxAttempts > 0 {
+		s += fmt.Sprintf(", at most %d attempts", c.MaxAttempts)
+	}
+	if c.SameSeed {
+		s += ", one seed for all"
+	}
+	return s + fmt.Sprintf(", seed %d", c.Seed)
 }

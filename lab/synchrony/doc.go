@@ -29,6 +29,14 @@
 // WindowPeaks follows the peak over time, one window after another, to show
 // whether a population keeps spreading or stays in step.
 //
+// Two failure modes that backoff alone does not prevent have their own small
+// models. Layered puts an inner layer that retries at once beneath a
+// cohort's policy: its immediate retries of the shared failure bring the
+// spike back whatever the outer jitter. Warmup restarts one instance into a
+// cohort's retries: a cold instance knocked over by them restarts cold again
+// (a crash loop), unless a readiness gate keeps it out of traffic until it
+// is warm.
+//
 // # Randomness
 //
 // Every generator draws from one lcg.LCG seeded with its Seed, participant by

@@ -125,7 +125,7 @@ func (s Synchroniser) Panels(offsets ...float64) (chart.Stack, error) {
 	for _, f := range offsets {
 		name := s.Name + ", no offset"
 		if f > 0 {
-			name = fmt.Sprintf("%s, offset up to %g %% of %v", s.Name, 100*f, s.Interval)
+			name = fmt.Sprintf("%s, offset up to %g %% of %s", s.Name, 100*f, interval(s.Interval))
 		}
 		streams = append(streams, Stream{Name: name, Source: s.With(f)})
 	}
@@ -169,4 +169,25 @@ func WriteSyncRows(w io.Writer, rows []SyncRow) error {
 		fmt.Fprintf(tw, "%s\t%.0f%%\t%d\t%d in %v\t%s\n", r.Name, 100*r.Offset, r.Events, r.Peak.Count, r.Peak.Width, formatCV(r.CV))
 	}
 	return tw.Flush()
+}
+
+// FixedDraw is a schedule.Uniform that returns the same "random" draw every
+// time, in [0, 1), so that a policy's wait can be checked by hand against
+// its formula: FullJitter{Base: time.Second}.Delay(3, 0, FixedDraw(0.25))
+// is 0.25 · 8 s = 2 s.
+type FixedDraw float64
+
+// Float64 returns d.
+func (d FixedDraw) Float64() float64 { return float64(d) }
+
+// interval writes a whole number of minutes or seconds as "5 min" or "30 s",
+// and anything else as time.Duration does.
+func interval(d time.Duration) string {
+	switch {
+	case d > 0 && d%time.Minute == 0:
+		return fmt.Sprintf("%d min", d/time.Minute)
+	case d > 0 && d%time.Second == 0:
+		return fmt.Sprintf("%d s", d/time.Second)
+	}
+	return d.String()
 }

@@ -97,8 +97,13 @@ func TestSynchroniserPanels(t *testing.T) {
 		t.Fatalf("%d panels, shared y %v", len(st.Panels), st.ShareY)
 	}
 	titles := st.Panels[0].(chart.Histogram).Title + " | " + st.Panels[1].(chart.Histogram).Title
-	if titles != "ttl, no offset: peak 500 per 1s | ttl, offset up to 20 % of 5m0s: peak 16 per 1s" {
+	if titles != "ttl, no offset: peak 500 per 1s | ttl, offset up to 20 % of 5 min: peak 16 per 1s" {
 		t.Errorf("titles %q", titles)
+	}
+	for d, want := range map[time.Duration]string{30 * time.Second: "30 s", time.Minute: "1 min", 1500 * time.Millisecond: "1.5s"} {
+		if got := interval(d); got != want {
+			t.Errorf("interval(%v) = %q, want %q", d, got, want)
+		}
 	}
 	if _, err := Synchronisers()[0].Panels(3); err == nil || !strings.Contains(err.Error(), "offset 3") {
 		t.Errorf("offset 3: error %v", err)

@@ -255,3 +255,19 @@ func ExampleModel_PeakByAttempt() {
 	// 1240/s (248 in 200ms at 800ms) [248 0 0 0 0 0]
 	// 925/s (185 in 200ms at 1.2s) [122 63 0 0 0 0]
 }
+
+// Without jitter a wave is the whole cohort in one slot; at full width the
+// same 600 first attempts spread over a band 1 s wide, about 600/s.
+func ExampleModel_Wave() {
+	for _, w := range []float64{0, 1} {
+		m, err := waves.New(waves.Lesson().WithJitter(w))
+		if err != nil {
+			fmt.Println(err)
+			return
+		}
+		fmt.Printf("jitter %v: wave 1 peaks at %v\n", w, m.Wave(1).Peak())
+	}
+	// Output:
+	// jitter 0: wave 1 peaks at 3000/s (600 in 200ms at 1s)
+	// jitter 1: wave 1 peaks at 625/s (125 in 200ms at 800ms)
+}

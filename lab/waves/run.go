@@ -289,6 +289,28 @@ func (m *Model) Times() []time.Duration {
 	return ts
 }
 
+// Wave returns the histogram, at the configured slot, of wave i alone: the
+// counted attempts that were their client's attempt i (1-based), in the same
+// run as Run. Without jitter it is one slot holding every client still
+// trying; with jitter of width w it is that spike spread over a band
+// w·dᵢ wide, so its peak is about the spike's count divided by the band's
+// width in slots. For i outside [1, Attempts] the histogram is empty.
+func (m *Model) Wave(i int) metrics.Histogram {
+	h, err := metrics.NewHistogram(m.cfg.Slot, m.cfg.Window)
+	if err != nil {
+		return metrics.Histogram{Slot: m.cfg.Slot} // unreachable: New validated the slot and window
+	}
+	if i < 1 || i > m.cfg.Attempts {
+		return h
+	}
+	for a := range m.Attempts() {
+		if a.N == i && a.Outcome.Counted() {
+			h.Add(a.At)
+		}
+	}
+	return h
+}
+
 // CVSlot is the slot width InterArrivalCV counts at, unless the window is
 // too long for it.
 const CVSlot = time.Millisecond

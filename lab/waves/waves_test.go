@@ -445,3 +445,35 @@ func TestRunCVIsRunAndInterArrivalCV(t *testing.T) {
 		}
 	}
 }
+
+func TestWaveIsOneAttemptNumberOfTheRun(t *testing.T) {
+	for _, w := range JitterWidths() {
+		t.Run(Lesson().WithJitter(w).Label(), func(t *testing.T) {
+			m, err := New(Lesson().WithJitter(w))
+			if err != nil {
+				t.Fatal(err)
+			}
+			r := m.Run()
+			sum := make([]int, len(r.Histogram.Counts))
+			for i := 1; i <= m.Config().Attempts; i++ {
+				h := m.Wave(i)
+				if h.Slot != r.Histogram.Slot || len(h.Counts) != len(sum) {
+					t.Fatalf("wave %d: slot %v with %d slots, want the run's %v with %d", i, h.Slot, len(h.Counts), r.Histogram.Slot, len(sum))
+				}
+				for k, n := range h.Counts {
+					sum[k] += n
+				}
+			}
+			for k := range sum {
+				if sum[k] != r.Histogram.Counts[k] {
+					t.Fatalf("slot %v: the waves add up to %d, the run counts %d", r.Histogram.Start(k), sum[k], r.Histogram.Counts[k])
+				}
+			}
+			for _, i := range []int{0, -1, m.Config().Attempts + 1} {
+				if n := m.Wave(i).Total(); n != 0 {
+					t.Errorf("Wave(%d) counts %d attempts, want an empty histogram", i, n)
+				}
+			}
+		})
+	}
+}

@@ -7,17 +7,17 @@ import (
 	"github.com/backofflab/backofflab/lab/contention"
 )
 
-// The Contention lesson's static figures (notebook 08): Brooker's whole
+// The Contention lesson's static figures (notebook 09): Brooker's whole
 // sweep, 100 runs per point, as the notebook cells run it.
 func init() {
-	registerFigure("08-contention-calls", func() (chart.Figure, error) {
+	registerFigure("09-contention-calls", func() (chart.Figure, error) {
 		ms, err := brookerSweep()
 		if err != nil {
 			return nil, err
 		}
 		return contention.CallsLines(ms), nil
 	})
-	registerFigure("08-contention-time", func() (chart.Figure, error) {
+	registerFigure("09-contention-time", func() (chart.Figure, error) {
 		ms, err := brookerSweep()
 		if err != nil {
 			return nil, err
@@ -26,7 +26,7 @@ func init() {
 	})
 }
 
-// brookerSweep runs Brooker's experiment as notebook 08 does: the five
+// brookerSweep runs Brooker's experiment as notebook 09 does: the five
 // policies, 10 to 190 clients, 100 runs each. It runs once per program, the
 // first time a figure asks for it; both figures draw from that one sweep.
 var brookerSweep = sync.OnceValues(func() (contention.Means, error) {

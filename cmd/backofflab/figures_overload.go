@@ -7,31 +7,31 @@ import (
 	"github.com/backofflab/backofflab/lab/overload"
 )
 
-// The Overload lesson's static figures (notebook 09), built from the same
+// The Overload lesson's static figures (notebook 10), built from the same
 // boards of the lesson's setting as the notebook cells that show them.
 func init() {
-	registerFigure("09-overload-timeline", func() (chart.Figure, error) {
+	registerFigure("10-overload-timeline", func() (chart.Figure, error) {
 		b, err := lessonBoard()
 		if err != nil {
 			return nil, err
 		}
 		return b.Timeline(), nil
 	})
-	registerFigure("09-overload-mechanism", func() (chart.Figure, error) {
+	registerFigure("10-overload-mechanism", func() (chart.Figure, error) {
 		b, err := lessonBoard()
 		if err != nil {
 			return nil, err
 		}
 		return b.Work("no limit")
 	})
-	registerFigure("09-overload-mechanism-budget", func() (chart.Figure, error) {
+	registerFigure("10-overload-mechanism-budget", func() (chart.Figure, error) {
 		b, err := overload.RemedyBoard(overload.Lesson(), "budget")
 		if err != nil {
 			return nil, err
 		}
 		return b.Work("budget")
 	})
-	registerFigure("09-overload-remedies", func() (chart.Figure, error) {
+	registerFigure("10-overload-remedies", func() (chart.Figure, error) {
 		b, err := overload.RemedyBoard(overload.Lesson(), "budget", "breaker", "pacing")
 		if err != nil {
 			return nil, err

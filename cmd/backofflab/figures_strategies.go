@@ -8,8 +8,9 @@ import (
 	"github.com/backofflab/backofflab/lab/synchrony"
 )
 
-// The Strategies lesson's static figures (notebook 07), built with the same
-// lab/synchrony calls as the notebook cells that show them.
+// The static figures of the Strategies lesson (notebook 07) and of Deadlines,
+// the cap and other clocks (notebook 08), built with the same lab/synchrony
+// calls as the notebook cells that show them.
 func init() {
 	registerFigure("07-strategies-waits", func() (chart.Figure, error) {
 		policies, err := synchrony.CapLineup()
@@ -29,14 +30,14 @@ func init() {
 	registerFigure("07-strategies-caveat", func() (chart.Figure, error) {
 		return synchrony.Panels(synchrony.LostJitter(), synchrony.LessonSlot, 5*time.Second)
 	})
-	registerFigure("07-strategies-cap", func() (chart.Figure, error) {
+	registerFigure("08-deadlines-and-clocks-cap", func() (chart.Figure, error) {
 		policies, err := synchrony.CapLineup()
 		if err != nil {
 			return nil, err
 		}
 		return synchrony.CapFigure(synchrony.CapLesson(), policies, synchrony.LessonSlot, synchrony.CapWindow)
 	})
-	registerFigure("07-strategies-ttl", func() (chart.Figure, error) {
+	registerFigure("08-deadlines-and-clocks-ttl", func() (chart.Figure, error) {
 		return synchrony.Synchronisers()[1].Panels(0, 0.2)
 	})
 }

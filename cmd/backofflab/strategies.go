@@ -8,6 +8,7 @@ import (
 	"math"
 	"slices"
 	"strings"
+	"text/tabwriter"
 	"time"
 
 	"github.com/backofflab/backofflab/lab/deadline"
@@ -21,7 +22,7 @@ func init() {
 }
 
 // strategiesTables names the tables --table accepts.
-var strategiesTables = []string{"cohort", "deadline", "synchronisers", "all"}
+var strategiesTables = []string{"cohort", "deadline", "synchronisers", "failures", "all"}
 
 // strategiesCohortFlags are the flags that set the cohort table's run; the
 // other tables use the lesson's settings and reject them.
@@ -80,12 +81,36 @@ type syncRow struct {
 	CV            *float64 `json:"cv"` // null when undefined
 }
 
+// layeredRow is the lesson's cohort under full jitter with an inner layer
+// of Inner immediate attempts, in --json.
+type layeredRow struct {
+	Inner         int      `json:"inner"`
+	Attempts      int      `json:"attempts"`
+	Retries       int      `json:"retries"`
+	RetryPeak     int      `json:"retry_peak"`
+	RetryPeakAtMs float64  `json:"retry_peak_at_ms"`
+	CV            *float64 `json:"cv"` // of the retries; null when undefined
+}
+
+// warmupRow is one run of the crash-loop model in --json.
+type warmupRow struct {
+	Policy       string   `json:"policy"`
+	Gate         bool     `json:"gate"`
+	Restarts     int      `json:"restarts"`
+	WarmMs       *float64 `json:"warm_ms"` // null: never warm
+	Served       int      `json:"served"`
+	LastServedMs float64  `json:"last_served_ms"`
+	Attempts     int      `json:"attempts"`
+}
+
 // strategiesReport is the --json output; only the tables asked for are set.
 type strategiesReport struct {
 	Settings      *strategiesSettings `json:"settings,omitempty"`
 	Cohort        []strategiesRow     `json:"cohort,omitempty"`
 	Deadline      []deadlineRow       `json:"deadline,omitempty"`
 	Synchronisers []syncRow           `json:"synchronisers,omitempty"`
+	Layered       []layeredRow        `json:"layered,omitempty"`
+	Warmup        []warmupRow         `json:"warmup,omitempty"`
 }
 
 func strategiesMs(d time.Duration) float64 { return float64(d) / float64(time.Millisecond) }
@@ -107,7 +132,7 @@ func runStrategies(args []string, stdout, stderr io.Writer) int {
 		return runError(stderr, "strategies", err)
 	}
 	lessonNames := lineupNames(lessonLineup)
-	table := fs.String("table", "cohort", "table to print: "+strings.Join(strategiesTables, ", ")+" (deadline and synchronisers use the lesson's settings)")
+	table := fs.String("table", "cohort", "table to print: "+strings.Join(strategiesTables, ", ")+" (all but cohort use the lesson's settings)")
 	fs.IntVar(&c.Clients, "clients", c.Clients, fmt.Sprintf("clients that fail together (1..%d)", synchrony.MaxParticipants))
 	policies := fs.String("policies", strings.Join(lessonNames, ","), "comma-separated policies, some of: "+strings.Join(lessonNames, ", "))
 	base := fs.Duration("base", synchrony.LessonBase, "first backoff window (> 0)")
@@ -119,7 +144,7 @@ func runStrategies(args []string, stdout, stderr io.Writer) int {
 	slot := fs.Duration("slot", synchrony.LessonSlot, "slot width of the peaks (> 0)")
 	fs.Int64Var(&c.Seed, "seed", c.Seed, "seed of the lessons' LCG (0 <= seed < 2^31)")
 	fs.BoolVar(&c.SameSeed, "same-seed", false, "restart the generator from --seed for every client, as a fleet seeded from one constant")
-	asJSON := fs.Bool("json", false, `print JSON: {"settings", "cohort": [{"policy", "retry_peak", "cv", ...}]}, or the "deadline" and "synchronisers" tables`)
+	asJSON := fs.Bool("json", false, `print JSON: {"settings", "cohort": [{"policy", "retry_peak", "cv", ...}]}, or the "deadline", "synchronisers", "layered" and "warmup" tables`)
 	if status, ok := parseFlags(fs, args, stdout); !ok {
 		return status
 	}
@@ -127,10 +152,10 @@ func runStrategies(args []string, stdout, stderr io.Writer) int {
 
 	var want map[string]bool
 	switch *table {
-	case "cohort", "deadline", "synchronisers":
+	case "cohort", "deadline", "synchronisers", "failures":
 		want = map[string]bool{*table: true}
 	case "all":
-		want = map[string]bool{"cohort": true, "deadline": true, "synchronisers": true}
+		want = map[string]bool{"cohort": true, "deadline": true, "synchronisers": true, "failures": true}
 	default:
 		return fail("--table %q: want one of %s", *table, strings.Join(strategiesTables, ", "))
 	}
@@ -233,6 +258,12 @@ func runStrategies(args []string, stdout, stderr io.Writer) int {
 			})
 		}
 	}
+	if want["failures"] {
+		var err error
+		if rep.Layered, rep.Warmup, err = strategiesFailures(); err != nil {
+			return runError(stderr, "strategies", err)
+		}
+	}
 
 	if *asJSON {
 		return writeJSON(stdout, stderr, "strategies", rep)
@@ -252,9 +283,13 @@ func runStrategies(args []string, stdout, stderr io.Writer) int {
 	}
 	if want["deadline"] {
 		fmt.Fprintf(stdout, "%sthe deadline check (lab/deadline's lesson setting):\n\n", sep)
-		fmt.Fprintf(stdout, "%-19s %8s %7s %8s %5s %8s %9s\n", "mode", "attempts", "wasted", "in time", "late", "gave up", "exhausted")
+		tw := tabwriter.NewWriter(stdout, 0, 0, 2, ' ', tabwriter.AlignRight)
+		fmt.Fprintln(tw, "mode\tattempts\twasted\tin time\tlate\tgave up\texhausted\t")
 		for i, r := range results {
-			fmt.Fprintf(stdout, "%-19v %8d %7d %8d %5d %8d %9d\n", deadline.Modes()[i], r.Attempts, r.Wasted, r.InTime, r.Late, r.GaveUp, r.Exhausted)
+			fmt.Fprintf(tw, "%v\t%d\t%d\t%d\t%d\t%d\t%d\t\n", deadline.Modes()[i], r.Attempts, r.Wasted, r.InTime, r.Late, r.GaveUp, r.Exhausted)
+		}
+		if err := tw.Flush(); err != nil {
+			return 1
 		}
 		sep = "\n"
 	}
@@ -263,8 +298,86 @@ func runStrategies(args []string, stdout, stderr io.Writer) int {
 		if err := synchrony.WriteSyncRows(stdout, syncRows); err != nil {
 			return 1
 		}
+		sep = "\n"
+	}
+	if want["failures"] {
+		fmt.Fprintf(stdout, "%san inner layer retrying at once beneath full jitter (5 ms apart):\n\n", sep)
+		ms := func(v float64) time.Duration {
+			return time.Duration(v * float64(time.Millisecond)).Round(time.Millisecond)
+		}
+		tw := tabwriter.NewWriter(stdout, 0, 0, 2, ' ', tabwriter.AlignRight)
+		fmt.Fprintln(tw, "inner attempts\tattempts\tretries\tretry peak per 10ms\tat\tCV\t")
+		for _, r := range rep.Layered {
+			fmt.Fprintf(tw, "%d\t%d\t%d\t%d\t%v\t%s\t\n", r.Inner, r.Attempts, r.Retries, r.RetryPeak, ms(r.RetryPeakAtMs), formatCVPtr(r.CV))
+		}
+		if err := tw.Flush(); err != nil {
+			return 1
+		}
+		fmt.Fprintf(stdout, "\nan instance restarted into the cohort's retries (the crash loop):\n\n")
+		tw = tabwriter.NewWriter(stdout, 0, 0, 2, ' ', tabwriter.AlignRight)
+		fmt.Fprintln(tw, "policy\treadiness gate\trestarts\twarm at\tclients served\tlast served\tattempts\t")
+		for _, r := range rep.Warmup {
+			warm := "never"
+			if r.WarmMs != nil {
+				warm = ms(*r.WarmMs).String()
+			}
+			fmt.Fprintf(tw, "%s\t%v\t%d\t%s\t%d\t%v\t%d\t\n", r.Policy, r.Gate, r.Restarts, warm, r.Served, ms(r.LastServedMs), r.Attempts)
+		}
+		if err := tw.Flush(); err != nil {
+			return 1
+		}
 	}
 	return 0
+}
+
+// strategiesFailures runs lesson 08's two failure modes: the layered
+// immediate retry (lesson cohort, full jitter, an inner layer of 1 and 3
+// attempts 5 ms apart) and the crash loop (synchrony.WarmupLesson without
+// jitter and with full jitter, each without and with a readiness gate).
+func strategiesFailures() ([]layeredRow, []warmupRow, error) {
+	lineup, err := synchrony.Lineup(synchrony.LessonBase, synchrony.LessonCap)
+	if err != nil {
+		return nil, nil, err
+	}
+	full := synchrony.Lesson().WithPolicy(lineup[1].Policy)
+	var layered []layeredRow
+	for _, inner := range []int{1, 3} {
+		a, err := synchrony.Layered{Cohort: full, Inner: inner, Gap: 5 * time.Millisecond}.Arrivals()
+		if err != nil {
+			return nil, nil, err
+		}
+		r, err := synchrony.Measure(synchrony.Times(a.Retries().Times()), synchrony.LessonSlot)
+		if err != nil {
+			return nil, nil, err
+		}
+		layered = append(layered, layeredRow{Inner: inner, Attempts: len(a), Retries: r.Events,
+			RetryPeak: r.Peak.Count, RetryPeakAtMs: strategiesMs(r.Peak.At()), CV: definedCV(r.CV)})
+	}
+	var warmup []warmupRow
+	for _, p := range lineup[:2] {
+		for _, gate := range []bool{false, true} {
+			r, err := synchrony.WarmupLesson(p.Policy, gate).Run()
+			if err != nil {
+				return nil, nil, err
+			}
+			row := warmupRow{Policy: p.Name, Gate: gate, Restarts: r.Restarts, Served: r.Served,
+				LastServedMs: strategiesMs(r.Last), Attempts: r.Attempts}
+			if r.Warm > 0 {
+				ms := strategiesMs(r.Warm)
+				row.WarmMs = &ms
+			}
+			warmup = append(warmup, row)
+		}
+	}
+	return layered, warmup, nil
+}
+
+// formatCVPtr prints a CV with two decimals, or "undefined" for nil.
+func formatCVPtr(cv *float64) string {
+	if cv == nil {
+		return "undefined"
+	}
+	return fmt.Sprintf("%.2f", *cv)
 }
 
 // strategiesFlagNames rewrites a lab error's parameter names as the flags
@@ -279,7 +392,8 @@ func strategiesFlagNames(err error) string {
 
 const strategiesHelp = `usage: backofflab strategies [flags]
 
-Reproduces the Strategies lesson's tables (notebook 07).
+Reproduces the tables of the Strategies lesson (notebook 07) and of
+Deadlines, the cap and other clocks (notebook 08).
 
 --table cohort (the default): N clients fail together at t = 0 against a
 dependency that refuses every attempt before --outage and answers every one
@@ -293,6 +407,9 @@ above 1 bursts), clients recovered and the last success.
 three ways of treating the deadline; wasted attempts are those that end
 after it. --table synchronisers: cron, TTLs, rolling restarts and a partition
 heal with offsets of 0, 1, 20 and 100 % of their natural interval.
+--table failures: an inner layer that retries at once beneath full jitter,
+and an instance restarted into the cohort's retries with and without a
+readiness gate (the crash loop).
 
   backofflab strategies --json
   backofflab strategies --policies exponential,full --clients 600 --slot 1ms

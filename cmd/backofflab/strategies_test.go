@@ -62,8 +62,18 @@ func TestStrategiesOtherTables(t *testing.T) {
 	if err := json.Unmarshal([]byte(out), &got); err != nil {
 		t.Fatalf("not JSON: %v", err)
 	}
-	if len(got.Cohort) != 4 || len(got.Deadline) != 3 || len(got.Synchronisers) != 16 {
-		t.Fatalf("%d cohort rows, %d deadline rows, %d synchroniser rows; want 4, 3, 16", len(got.Cohort), len(got.Deadline), len(got.Synchronisers))
+	if len(got.Cohort) != 4 || len(got.Deadline) != 3 || len(got.Synchronisers) != 16 || len(got.Layered) != 2 || len(got.Warmup) != 4 {
+		t.Fatalf("%d cohort rows, %d deadline rows, %d synchroniser rows, %d layered, %d warm-up; want 4, 3, 16, 2, 4",
+			len(got.Cohort), len(got.Deadline), len(got.Synchronisers), len(got.Layered), len(got.Warmup))
+	}
+	if l := got.Layered[1]; l.Inner != 3 || l.Attempts != 19177 || l.RetryPeak != 1005 || l.RetryPeakAtMs != 10 {
+		t.Errorf("layered, inner 3: %+v, want 19177 attempts and a retry peak of 1005 at 10 ms", l)
+	}
+	if w := got.Warmup[2]; w.Policy != "full" || w.Gate || w.Restarts != 47 || w.WarmMs != nil || w.Served != 685 {
+		t.Errorf("full jitter without a gate: %+v, want 47 restarts, never warm (null), 685 served", w)
+	}
+	if w := got.Warmup[3]; !w.Gate || w.Restarts != 0 || w.WarmMs == nil || *w.WarmMs != 6000 || w.Served != 1000 {
+		t.Errorf("full jitter behind the gate: %+v, want no restart, warm at 6000 ms, all 1000 served", w)
 	}
 	if d := got.Deadline; d[0].Mode != "oblivious" || d[0].Wasted != 306 || d[2].Mode != "check before sleep" || d[2].Wasted != 0 || d[2].InTime != 624 {
 		t.Errorf("deadline table %+v", d)
@@ -104,6 +114,15 @@ func TestStrategiesText(t *testing.T) {
 	if code != 0 || !strings.Contains(out, "check before sleep") || strings.Contains(out, "retry peak") {
 		t.Errorf("--table deadline: exit %d\n%s", code, out)
 	}
+	if !strings.Contains(out, "  check before sleep      2953       0") {
+		t.Errorf("--table deadline: columns not aligned by tabwriter:\n%s", out)
+	}
+	code, out, _ = runStrategiesCLI("--table", "failures")
+	for _, s := range []string{"3     19177    18177", "1005", "full           false        47    never", "1000      25.213s"} {
+		if code != 0 || !strings.Contains(out, s) {
+			t.Errorf("--table failures: exit %d, output lacks %q:\n%s", code, s, out)
+		}
+	}
 }
 
 func TestStrategiesHelp(t *testing.T) {
@@ -132,7 +151,7 @@ func TestStrategiesBadFlags(t *testing.T) {
 		{[]string{"--policies", "fast"}, `--policies: unknown policy "fast"`},
 		{[]string{"--policies", "constant"}, `"constant" is not one of the lesson's policies`},
 		{[]string{"--policies", " , "}, "--policies is empty"},
-		{[]string{"--table", "cap"}, `--table "cap": want one of cohort, deadline, synchronisers, all`},
+		{[]string{"--table", "cap"}, `--table "cap": want one of cohort, deadline, synchronisers, failures, all`},
 		{[]string{"--table", "deadline", "--clients", "5"}, "--clients set the cohort table's run"},
 		{[]string{"--clients", "1000000", "--base", "1ns", "--outage", "24h", "--horizon", "24h", "--slot", "1s"}, "too many events"},
 		{[]string{"--clients"}, "flag needs an argument"},

@@ -23,6 +23,19 @@ import (
 // replaces each solution region: panic("not implemented").
 const NotImplemented = "not implemented"
 
+// NotRun is the panic value of an answer's placeholder. A notebook's setup
+// cell declares every answer function as a placeholder that panics with
+// NotRun naming the answer's cell; the answer cell, once it compiles and
+// runs, replaces it (GoNB keeps the last declaration that compiled). So when
+// an answer cell has a compile error, or was never run, the check cell still
+// compiles and its list names that cell, instead of failing with "undefined"
+// on a line of a generated file.
+type NotRun struct {
+	// Cell is the answer cell's title as the notebook shows it, e.g.
+	// "2. Its peak".
+	Cell string
+}
+
 // Problems is the error a check returns: every problem it found, in the
 // order it found them, each a sentence for the learner.
 type Problems []string
@@ -79,7 +92,10 @@ func (r *report) call(name string, f func()) bool {
 		if v == nil {
 			return true
 		}
-		if s, isString := v.(string); isString && s == NotImplemented {
+		if nr, isNotRun := v.(NotRun); isNotRun {
+			r.add("%s has not run yet, or its cell (%q) has an error: run that cell and fix the line its error names (\"Line n\" counts from the top of the cell).", name, nr.Cell)
+			r.skipFrom(name)
+		} else if s, isString := v.(string); isString && s == NotImplemented {
 			r.add("%s is not written yet: replace its panic(%q) with your code.", name, NotImplemented)
 			r.skipFrom(name)
 		} else {

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"strings"
 )
 
 // Passed is what Verdict prints when every check passes.
@@ -32,25 +33,49 @@ func All(errs ...error) error {
 	return all
 }
 
-// Verdict writes what a test cell tells the learner: Passed, or the
-// numbered list of problems. It reports whether everything passed.
-func Verdict(w io.Writer, errs ...error) bool {
+// List is how a notebook's test cell shows problems: one line per
+// problem, each marked ✗, then a line that says what to do. Unlike
+// Problems.Error it carries no numbering and no summary count, so a learner
+// reads it as a checklist.
+func List(err error) string {
+	var p Problems
+	if !errors.As(err, &p) {
+		p = Problems{err.Error()}
+	}
+	var b strings.Builder
+	for _, s := range p {
+		fmt.Fprintf(&b, "✗ %s\n", s)
+	}
+	if len(p) == 1 {
+		b.WriteString("1 check fails: fix it and run this cell again.\n")
+	} else {
+		fmt.Fprintf(&b, "%d checks fail: fix them and run this cell again.\n", len(p))
+	}
+	return b.String()
+}
+
+// Verdict writes what a test cell tells the learner: Passed on pass, and
+// otherwise the List of problems on fail. It reports whether everything
+// passed; a caller that needs both streams apart uses Conclude.
+func Verdict(pass, fail io.Writer, errs ...error) bool {
 	err := All(errs...)
 	if err == nil {
-		fmt.Fprintln(w, Passed)
+		fmt.Fprintln(pass, Passed)
 		return true
 	}
-	fmt.Fprintln(w, err)
+	fmt.Fprint(fail, List(err))
 	return false
 }
 
-// Conclude ends a notebook's test cell: it prints the Verdict on standard
-// output and, when something is wrong, ends the cell's program with exit
-// status 1. Jupyter then marks the cell as failed, which is what nbgrader
-// scores as zero points, and the learner reads the list above the error
-// instead of a Go stack trace.
+// Conclude ends a notebook's test cell: it prints Passed on standard output,
+// or the List of problems on standard error, and returns normally either way.
+//
+// Standard error is the verdict: Jupyter shows it as a red block under the
+// cell, and nbgrader scores a test cell with any output on standard error as
+// zero points (and one without as full marks), so the cell needs no exit
+// status of its own. Ending the program with os.Exit(1) would add "exit
+// status 1" twice under the list (GoNB prints the status and raises it as
+// the cell's error) and tell the learner nothing.
 func Conclude(errs ...error) {
-	if !Verdict(os.Stdout, errs...) {
-		os.Exit(1)
-	}
+	Verdict(os.Stdout, os.Stderr, errs...)
 }

@@ -30,13 +30,22 @@ func TestAllMergesProblemsInOrder(t *testing.T) {
 }
 
 func TestVerdict(t *testing.T) {
-	var b bytes.Buffer
-	if !check.Verdict(&b, nil, nil) || b.String() != check.Passed+"\n" {
-		t.Errorf("passing verdict: %q", b.String())
+	var pass, fail bytes.Buffer
+	if !check.Verdict(&pass, &fail, nil, nil) || pass.String() != check.Passed+"\n" || fail.Len() != 0 {
+		t.Errorf("passing verdict: %q on pass, %q on fail", pass.String(), fail.String())
 	}
-	b.Reset()
-	if check.Verdict(&b, check.Problems{"F is not written yet."}) || b.String() != "1 thing to fix:\n  1. F is not written yet.\n" {
-		t.Errorf("failing verdict: %q", b.String())
+	pass.Reset()
+	if check.Verdict(&pass, &fail, check.Problems{"F is not written yet."}) || pass.Len() != 0 ||
+		fail.String() != "✗ F is not written yet.\n1 check fails: fix it and run this cell again.\n" {
+		t.Errorf("failing verdict: %q on pass, %q on fail", pass.String(), fail.String())
+	}
+	fail.Reset()
+	check.Verdict(&pass, &fail, check.Problems{"F is not written yet.", "G returns 0, want 3."}, errors.New("a plain error."))
+	if want := "✗ F is not written yet.\n✗ G returns 0, want 3.\n✗ a plain error.\n3 checks fail: fix them and run this cell again.\n"; fail.String() != want {
+		t.Errorf("failing verdict:\n%s\nwant\n%s", fail.String(), want)
+	}
+	if strings.Contains(fail.String(), "exit status") {
+		t.Errorf("the verdict mentions an exit status: %q", fail.String())
 	}
 }
 
@@ -80,4 +89,15 @@ func TestHiddenChecksCatchFittedAnswers(t *testing.T) {
 		return basesol.SmallestBase(c, capacity, 100*time.Millisecond)
 	}
 	wantProblem(t, "step ignored", check.BaseHidden(only100ms), "250ms steps")
+}
+
+// An answer cell that does not compile leaves the setup cell's placeholder
+// in place: the check names the cell instead of failing to compile.
+func TestPlaceholderNamesTheAnswerCell(t *testing.T) {
+	scenario := func() waves.Config { panic(check.NotRun{Cell: "1. The scenario"}) }
+	err := check.Overload(scenario, overloadsol.Peak, overloadsol.TimesCapacity)
+	wantProblem(t, "placeholder Scenario", err, "Scenario has not run yet", `"1. The scenario"`, "Line n")
+	if strings.Contains(err.Error(), "panicked") {
+		t.Errorf("a placeholder is reported as a panic:\n%v", err)
+	}
 }

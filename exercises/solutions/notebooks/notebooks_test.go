@@ -139,15 +139,29 @@ func execute(t *testing.T, path string) *notebook.Notebook {
 	return nb
 }
 
-// stdout returns what the cell printed on standard output.
-func stdout(c notebook.Cell) string {
+// stream returns what the cell printed on the named stream, "stdout" or "stderr".
+func stream(c notebook.Cell, name string) string {
 	var b strings.Builder
 	for _, o := range c.Outputs {
-		if o.OutputType == "stream" && o.Name == "stdout" {
+		if o.OutputType == "stream" && o.Name == name {
 			b.WriteString(string(o.Text))
 		}
 	}
 	return b.String()
+}
+
+// stdout returns what the cell printed on standard output.
+func stdout(c notebook.Cell) string { return stream(c, "stdout") }
+
+// failsForNbgrader reports whether nbgrader scores the cell as failed (zero
+// points): it has an error output or printed anything on standard error.
+func failsForNbgrader(c notebook.Cell) bool {
+	for _, o := range c.Outputs {
+		if o.OutputType == "error" || o.OutputType == "stream" && o.Name == "stderr" {
+			return true
+		}
+	}
+	return false
 }
 
 func TestInstructorNotebooksPassTheirChecks(t *testing.T) {
@@ -161,8 +175,8 @@ func TestInstructorNotebooksPassTheirChecks(t *testing.T) {
 				t.Errorf("%s", p)
 			}
 			for i, c := range nb.Cells {
-				if c.IsGraded() && !strings.Contains(stdout(c), check.Passed) {
-					t.Errorf("test cell %d does not say %q; it printed:\n%s", i+1, check.Passed, stdout(c))
+				if c.IsGraded() && (!strings.Contains(stdout(c), check.Passed) || failsForNbgrader(c)) {
+					t.Errorf("test cell %d does not pass cleanly with %q; it printed:\n%s%s", i+1, check.Passed, stdout(c), stream(c, "stderr"))
 				}
 			}
 		})
@@ -176,25 +190,71 @@ func TestLearnerNotebooksSayWhatIsNotWritten(t *testing.T) {
 	for _, e := range exercises(t) {
 		t.Run(e.name, func(t *testing.T) {
 			nb := execute(t, e.learner)
-			failed := map[int]bool{}
 			for _, p := range notebook.Check(nb) {
-				failed[p.Cell] = true
-				if c := nb.Cells[p.Cell-1]; !c.IsGraded() {
-					t.Errorf("cell %d is not a test cell, but fails with the stubs: %s", p.Cell, p)
-				}
+				t.Errorf("cell %d fails with the stubs (only the test cells may, and only on standard error): %s", p.Cell, p)
 			}
 			for i, c := range nb.Cells {
 				if !c.IsGraded() {
 					continue
 				}
-				out := stdout(c)
-				if !failed[i+1] {
-					t.Errorf("test cell %d passes with the stubs; it printed:\n%s", i+1, out)
+				out := stream(c, "stderr")
+				if !failsForNbgrader(c) {
+					t.Errorf("test cell %d passes with the stubs; it printed:\n%s", i+1, stdout(c))
+				}
+				// A plain checklist: ✗ items and the closing line, no exit status.
+				for _, line := range strings.Split(strings.TrimSpace(out), "\n") {
+					if !strings.HasPrefix(line, "✗ ") && !strings.HasSuffix(line, "run this cell again.") {
+						t.Errorf("test cell %d: %q is neither a ✗ item nor the closing line", i+1, line)
+					}
 				}
 				if !strings.Contains(out, "not written yet") || strings.Contains(out, "goroutine") {
 					t.Errorf("test cell %d should say in plain words what is not written yet; it printed:\n%s", i+1, out)
 				}
 			}
 		})
+	}
+}
+
+// An answer that does not compile leaves the setup cell's placeholder in
+// place, so the check cell still runs and names the answer's cell, instead
+// of failing with "undefined: Peak" on a line of GoNB's generated main.go.
+func TestCheckNamesTheCellOfAnAnswerThatDoesNotCompile(t *testing.T) {
+	if testing.Short() {
+		t.Skip("executing notebooks takes a while; run without -short")
+	}
+	nb, err := notebook.Read(filepath.Join(learnerDir, "waves-overload.ipynb"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	broken := false
+	for i, c := range nb.Cells {
+		if id, _ := c.Grading()["grade_id"].(string); id == "overload-peak" {
+			// waves.Run returns two values: a compile error on the cell's line 4.
+			nb.Cells[i].Source = notebook.Text(strings.Replace(string(c.Source), `panic("not implemented")`, "r := waves.Run(c)\n\treturn r.Peak(), nil", 1))
+			broken = nb.Cells[i].Source != c.Source
+		}
+	}
+	if !broken {
+		t.Fatal("no answer cell overload-peak with a stub to break")
+	}
+	path := filepath.Join(t.TempDir(), "waves-overload.ipynb")
+	if err := nb.Write(path); err != nil {
+		t.Fatal(err)
+	}
+	out := execute(t, path)
+	for _, c := range out.Cells {
+		if !c.IsGraded() {
+			continue
+		}
+		msg := stream(c, "stderr")
+		if !strings.Contains(msg, `Peak has not run yet, or its cell ("2. Its peak") has an error`) ||
+			strings.Contains(msg, "undefined") || strings.Contains(msg, "main.go") || strings.Contains(msg, "exit status") {
+			t.Errorf("the check cell should name the broken answer's cell; it printed:\n%s%s", stdout(c), msg)
+		}
+		for _, o := range c.Outputs {
+			if o.OutputType == "error" {
+				t.Errorf("the check cell failed to run (%s: %s): it should compile with the placeholder", o.EName, o.EValue)
+			}
+		}
 	}
 }

@@ -95,7 +95,7 @@ func run(args []string, w io.Writer) error {
 	return zoo.WriteTable(w, results)
 }
 
-// The loopback storm's defaults, as in lesson 11.
+// The loopback storm's defaults, as in lesson 13.
 const (
 	httpClients = 200
 	httpOutage  = 3 * time.Second

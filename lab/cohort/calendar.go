@@ -15,22 +15,21 @@ const window = 1 << 12
 // calendar is the simulator's event queue, made for schedules in whole
 // milliseconds in which many clients call in the same millisecond: one
 // bucket per millisecond over a sliding window [now, now+window), each a
-// list of clients (every client has at most one pending attempt), and a
-// binary heap for the attempts further ahead. A bucket is handed out whole,
-// in client order, as the millisecond loop would meet its clients, so a call
-// costs O(1) however many clients share its millisecond. Clients added to a
-// bucket from one earlier millisecond arrive in client order already, and
-// the list is handed out as it is; only a bucket filled out of order (from
-// several milliseconds) is sorted first, and such buckets are small.
+// list of clients in client order (every client has at most one pending
+// attempt), and a binary heap for the attempts further ahead. A bucket is
+// handed out whole, in client order, as the millisecond loop would meet its
+// clients, so a call costs O(1) however many clients share its millisecond.
+// Clients added to a bucket from one earlier millisecond arrive in client
+// order already and go at the list's end; a client that arrives out of
+// order (from another millisecond) is put in its place by a walk from the
+// list's head, and such buckets are small.
 type calendar struct {
 	now      int64               // no pending attempt is earlier
 	buckets  [window]bucket      // valid only where occupied
 	occupied [window / 64]uint64 // one bit per bucket
-	unsorted [window / 64]uint64 // one bit per bucket whose list is out of client order
 	pending  int                 // occupied buckets
 	next     []int32             // the client after each client in its bucket, up to its tail
 	far      queue               // attempts at or after now+window, as (time, client)
-	batch    []int32             // for sorting a bucket
 
 	// The run's other buffers, kept with the calendar for the next run.
 	retries []int
@@ -65,7 +64,6 @@ func newCalendar(clients int) *calendar {
 		q = new(calendar)
 	}
 	clear(q.occupied[:])
-	clear(q.unsorted[:])
 	q.now, q.pending, q.far = 0, 0, q.far[:0]
 	q.next = slices.Grow(q.next[:0], clients)[:clients]
 	q.retries = zeroed(q.retries, clients)
@@ -95,26 +93,46 @@ func (q *calendar) add(t int64, client int32) {
 		q.addFar(t, client)
 		return
 	}
-	q.addNear(t, client)
+	if !q.addNear(t, client) {
+		q.insert(t, client)
+	}
 }
 
-// addNear schedules client's next attempt at t in [now, now+window). It is
-// small enough to be inlined into the simulator's loop.
-func (q *calendar) addNear(t int64, client int32) {
+// addNear schedules client's next attempt at t in [now, now+window) and
+// reports true, unless client comes before the last client of t's bucket:
+// then it reports false, and insert must schedule it. It is small enough to
+// be inlined into the simulator's loop.
+func (q *calendar) addNear(t int64, client int32) bool {
 	s := t & (window - 1)
 	w, bit := s>>6, uint64(1)<<(s&63)
 	b := &q.buckets[s]
 	if q.occupied[w]&bit == 0 {
-		q.occupied[w] |= bit // and its unsorted bit is clear: see take
-		b.head = client
+		q.occupied[w] |= bit
+		b.head, b.tail = client, client
 		q.pending++
-	} else {
-		q.next[b.tail] = client
-		if client < b.tail {
-			q.unsorted[w] |= bit
-		}
+		return true
 	}
-	b.tail = client
+	if client < b.tail {
+		return false
+	}
+	q.next[b.tail], b.tail = client, client
+	return true
+}
+
+// insert schedules client's next attempt at t in [now, now+window) where t's
+// bucket holds a client after it: in its place in the list, found by a walk
+// from the list's head.
+func (q *calendar) insert(t int64, client int32) {
+	b := &q.buckets[t&(window-1)]
+	if client < b.head {
+		q.next[client], b.head = b.head, client
+		return
+	}
+	c := b.head
+	for q.next[c] < client { // stops before the tail, which comes after client
+		c = q.next[c]
+	}
+	q.next[client], q.next[c] = q.next[c], client
 }
 
 // addFar schedules an attempt beyond the window, in the heap.
@@ -124,7 +142,7 @@ func (q *calendar) addFar(t int64, client int32) {
 }
 
 // take removes the earliest bucket before end and returns its time and the
-// first and the last of its clients, in client order, or ok false if no
+// first and the last of its clients (the list is in client order), or ok false if no
 // attempt is due before end. The client after c is q.next[c] (read it
 // before adding c again), up to last.
 func (q *calendar) take(end int64) (t int64, first, last int32, ok bool) {
@@ -153,19 +171,6 @@ func (q *calendar) take(end int64) (t int64, first, last int32, ok bool) {
 	q.occupied[w] &^= bit
 	q.pending--
 	first, last = q.buckets[s].head, q.buckets[s].tail
-	if q.unsorted[w]&bit != 0 { // sort the list and link it again
-		q.unsorted[w] &^= bit
-		b := append(q.batch[:0], first)
-		for c := first; c != last; {
-			c = q.next[c]
-			b = append(b, c)
-		}
-		slices.Sort(b)
-		for i, c := range b[:len(b)-1] {
-			q.next[c] = b[i+1]
-		}
-		first, last, q.batch = b[0], b[len(b)-1], b
-	}
 	return t, first, last, true
 }
 

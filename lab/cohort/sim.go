@@ -182,7 +182,9 @@ func run(c Config, tr *Trace) (Result, error) {
 			if next := t + max(msec(d), 1); next >= horizon {
 				// not retried within the horizon
 			} else if next-q.now < window {
-				q.addNear(next, id) // inlined: most waits are within the window
+				if !q.addNear(next, id) { // inlined: most waits are within the window
+					q.insert(next, id)
+				}
 			} else {
 				q.addFar(next, id)
 			}

@@ -8,10 +8,13 @@
 package notebooks
 
 import (
+	"cmp"
 	"context"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -83,6 +86,13 @@ func TestSavedNotebooksHaveCleanOutputs(t *testing.T) {
 	}
 }
 
+// realTime lists the lessons that spend most of their run waiting on real time (lesson 13's
+// loopback HTTP run, lesson 11's storms), last first.
+var realTime = []string{"11-storm.ipynb", "13-whose-defaults.ipynb"}
+
+// parallelNotebooks is how many notebooks TestNotebooksExecute runs at once.
+const parallelNotebooks = 3
+
 func TestNotebooksExecute(t *testing.T) {
 	if testing.Short() {
 		t.Skip("executing notebooks takes minutes; run without -short")
@@ -91,38 +101,61 @@ func TestNotebooksExecute(t *testing.T) {
 	// asks, and cell programs linked without a symbol table, under the class's CPU and memory
 	// limits. The cells print the same; the builds, most of the suite's time, take less.
 	t.Setenv("BACKOFFLAB_CLASS", "1")
-	for _, nbPath := range lessons(t) {
-		t.Run(strings.TrimSuffix(nbPath, ".ipynb"), func(t *testing.T) {
-			saved, err := notebook.Read(nbPath)
-			if err != nil {
-				t.Fatal(err)
-			}
-			out := filepath.Join(t.TempDir(), nbPath)
-			start := time.Now()
-			err = notebook.Execute(context.Background(), nbPath, out, notebook.ExecOptions{
-				CellTimeout: 3 * time.Minute,
-				Timeout:     10 * time.Minute,
-			})
-			if err != nil {
-				t.Fatal(err)
-			}
-			t.Logf("executed in %v", time.Since(start).Round(100*time.Millisecond))
-			run, err := notebook.Read(out)
-			if err != nil {
-				t.Fatal(err)
-			}
-			for _, p := range notebook.Check(run) {
-				t.Errorf("%s", p)
-			}
-			got, want := notebook.TextOutputs(run), notebook.TextOutputs(saved)
-			if len(got) != len(want) {
-				t.Fatalf("fresh run has %d code cells, saved notebook %d", len(got), len(want))
-			}
-			for i := range got {
-				if got[i] != want[i] {
-					t.Errorf("fresh run differs from the saved outputs (not deterministic, or the notebook is stale: run scripts/build-notebooks):\nfresh:\n%s\nsaved:\n%s", got[i], want[i])
-				}
-			}
+	// Notebooks run side by side, a few at a time: a cell's build is mostly one process (the
+	// linker) and some lessons mostly wait on real time, so one notebook at a time leaves cores
+	// idle. The lessons that wait longest start first.
+	nbs := lessons(t)
+	slices.SortStableFunc(nbs, func(a, b string) int {
+		return cmp.Compare(slices.Index(realTime, b), slices.Index(realTime, a))
+	})
+	// One executor for every notebook: one Python process, not one `jupyter nbconvert` each.
+	ex, err := notebook.StartExecutor(notebook.ExecOptions{CellTimeout: 3 * time.Minute, Timeout: 10 * time.Minute})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer func() {
+		if err := ex.Close(); err != nil {
+			t.Error(err)
+		}
+	}()
+	sem := make(chan struct{}, parallelNotebooks)
+	var wg sync.WaitGroup
+	defer wg.Wait()
+	for _, nbPath := range nbs {
+		sem <- struct{}{} // in order: the first listed start first
+		wg.Go(func() {
+			defer func() { <-sem }()
+			t.Run(strings.TrimSuffix(nbPath, ".ipynb"), func(t *testing.T) { executeAndCompare(t, ex, nbPath) })
 		})
+	}
+}
+
+// executeAndCompare runs the notebook at nbPath and compares what it prints with its saved outputs.
+func executeAndCompare(t *testing.T, ex *notebook.Executor, nbPath string) {
+	saved, err := notebook.Read(nbPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := filepath.Join(t.TempDir(), nbPath)
+	start := time.Now()
+	if err := ex.Execute(context.Background(), nbPath, out); err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("executed in %v", time.Since(start).Round(100*time.Millisecond))
+	run, err := notebook.Read(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range notebook.Check(run) {
+		t.Errorf("%s", p)
+	}
+	got, want := notebook.TextOutputs(run), notebook.TextOutputs(saved)
+	if len(got) != len(want) {
+		t.Fatalf("fresh run has %d code cells, saved notebook %d", len(got), len(want))
+	}
+	for i := range got {
+		if got[i] != want[i] {
+			t.Errorf("fresh run differs from the saved outputs (not deterministic, or the notebook is stale: run scripts/build-notebooks):\nfresh:\n%s\nsaved:\n%s", got[i], want[i])
+		}
 	}
 }

@@ -24,17 +24,23 @@ type ExecOptions struct {
 	Timeout time.Duration
 }
 
-// Execute runs the notebook at in on the Backoff Lab kernel with `jupyter nbconvert --execute`,
-// keeping going past errors so that Check can say which cell failed, and writes the executed
-// notebook to out. Cells tagged skip-execution are not run. The working directory of the kernel
-// is in's folder, as when a learner opens the notebook.
-func Execute(ctx context.Context, in, out string, opt ExecOptions) error {
+// withDefaults returns opt with its zero durations replaced by their defaults.
+func (opt ExecOptions) withDefaults() ExecOptions {
 	if opt.CellTimeout <= 0 {
 		opt.CellTimeout = 5 * time.Minute
 	}
 	if opt.Timeout <= 0 {
 		opt.Timeout = 20 * time.Minute
 	}
+	return opt
+}
+
+// Execute runs the notebook at in on the Backoff Lab kernel with `jupyter nbconvert --execute`,
+// keeping going past errors so that Check can say which cell failed, and writes the executed
+// notebook to out. Cells tagged skip-execution are not run. The working directory of the kernel
+// is in's folder, as when a learner opens the notebook.
+func Execute(ctx context.Context, in, out string, opt ExecOptions) error {
+	opt = opt.withDefaults()
 	jupyter, err := exec.LookPath("jupyter")
 	if err != nil {
 		return errors.New("jupyter is not on PATH: run scripts/setup first (it installs Jupyter and the kernel)")

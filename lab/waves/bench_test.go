@@ -3,6 +3,7 @@ package waves
 import (
 	"fmt"
 	"testing"
+	"time"
 
 	"github.com/backofflab/backofflab/lab/lcg"
 	"github.com/backofflab/backofflab/lab/metrics"
@@ -44,21 +45,56 @@ func draws(c Config) int { return c.Clients * c.Attempts }
 // reaches each of a client's draws by a jump from the client's first
 // state), so it is bound by its own work instead.
 func BenchmarkFloor(b *testing.B) {
+	c, h := floorSetup(b)
+	n := draws(c)
+	for b.Loop() {
+		floorLoop(c, h)
+	}
+	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*n), "ns/draw")
+}
+
+// floorSetup returns the floor loop's configuration (BenchmarkDraws' run)
+// and its histogram.
+func floorSetup(b *testing.B) (Config, metrics.Histogram) {
 	c := Lesson()
 	c.Clients, c.Jitter = 1_000_000, 1
 	h, err := metrics.NewHistogram(c.Slot, c.Window)
 	if err != nil {
 		b.Fatal(err)
 	}
+	return c, h
+}
+
+// floorLoop makes c's draws, each one generator step and one increment of
+// h.
+func floorLoop(c Config, h metrics.Histogram) {
 	slots := uint64(len(h.Counts))
-	n := draws(c)
-	for b.Loop() {
-		g := lcg.MustNew(c.Seed)
-		for range n {
-			h.Counts[uint64(g.Next())*slots>>31]++
-		}
+	g := lcg.MustNew(c.Seed)
+	for range draws(c) {
+		h.Counts[uint64(g.Next())*slots>>31]++
 	}
-	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*n), "ns/draw")
+}
+
+// BenchmarkFloorShare times BenchmarkDraws' run and the floor loop in turns,
+// one of each in every iteration, and reports the floor's time as a share
+// of the run's ("floor/run-%"): the machine's other work slows both alike
+// within an iteration, where two benchmarks run seconds apart can each meet
+// different neighbours.
+func BenchmarkFloorShare(b *testing.B) {
+	c, h := floorSetup(b)
+	m, err := New(c)
+	if err != nil {
+		b.Fatal(err)
+	}
+	var run, floor time.Duration
+	for b.Loop() {
+		t0 := time.Now()
+		m.Run()
+		t1 := time.Now()
+		floorLoop(c, h)
+		run, floor = run+t1.Sub(t0), floor+time.Since(t1)
+	}
+	b.ReportMetric(100*float64(floor)/float64(run), "floor/run-%")
 }
 
 // BenchmarkDraws runs a million clients with full-width jitter, the

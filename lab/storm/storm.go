@@ -30,8 +30,8 @@ import (
 	"fmt"
 	"io"
 	"math/rand/v2"
+	"net"
 	"net/http"
-	"net/http/httptest"
 	"slices"
 	"strconv"
 	"strings"
@@ -257,7 +257,11 @@ func Run(ctx context.Context, cfg Config) (Result, error) {
 		seen     = make([]bool, cfg.Clients)
 		load     = map[time.Duration]int{} // requests per slot after the outage
 	)
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+	ln, dial, err := listen(ctx)
+	if err != nil {
+		return Result{}, fmt.Errorf("storm: starting the server: %w", err)
+	}
+	srv := &http.Server{Handler: http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if r.URL.Path == warmPath {
 			w.WriteHeader(http.StatusNoContent)
 			return
@@ -282,17 +286,20 @@ func Run(ctx context.Context, cfg Config) (Result, error) {
 			return
 		}
 		io.WriteString(w, "ok")
-	}))
+	})}
+	go srv.Serve(ln)
 	defer srv.Close()
+	url := "http://" + ln.Addr().String()
 
 	clients := make([]*client, cfg.Clients)
 	for i := range clients {
-		if clients[i], err = newClient(cfg, i, srv.URL); err != nil {
+		if clients[i], err = newClient(cfg, i, url); err != nil {
 			return Result{}, err
 		}
+		clients[i].base.DialContext = dial
 		defer clients[i].base.CloseIdleConnections()
 	}
-	if err := warm(ctx, clients, srv.URL+warmPath, warmTimeout(cfg.Clients)); err != nil {
+	if err := warm(ctx, clients, url+warmPath, warmTimeout(cfg.Clients)); err != nil {
 		return Result{}, err
 	}
 	// Every client is built and waiting; start them together.
@@ -334,6 +341,24 @@ func Run(ctx context.Context, cfg Config) (Result, error) {
 	}
 	return res, nil
 }
+
+// listen returns the listener a run's server accepts on and the dial function its clients
+// connect with (nil: the default dialer): loopback TCP. The package's tests pass a context
+// that carries an in-memory network instead (see export_test.go), so that a storm runs in
+// testing/synctest's virtual time, where every wait is exact and takes no real time.
+func listen(ctx context.Context) (net.Listener, func(ctx context.Context, network, addr string) (net.Conn, error), error) {
+	if n, ok := ctx.Value(networkKey{}).(network); ok {
+		return n()
+	}
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	return ln, nil, err
+}
+
+// A network makes a listener and the dial function that reaches it.
+type network func() (net.Listener, func(ctx context.Context, network, addr string) (net.Conn, error), error)
+
+// networkKey is the context key of a run's network.
+type networkKey struct{}
 
 // client is one member of the cohort.
 type client struct {

@@ -2,8 +2,10 @@ package storm_test
 
 import (
 	"context"
+	"slices"
 	"strings"
 	"testing"
+	"testing/synctest"
 	"time"
 
 	"github.com/backofflab/backofflab/lab/schedule"
@@ -11,54 +13,107 @@ import (
 	"github.com/backofflab/backofflab/retry/breaker"
 )
 
-// A small storm under each policy: every client recovers, the server saw
-// each client's first request plus its retries, and exponential backoff
-// without jitter retries in waves that full jitter flattens.
+// A small storm under each policy, in virtual time (testing/synctest, on an in-memory
+// network): every wait lasts exactly what the policy drew and a request takes no time, so the
+// run's times are exact and the machine's load cannot move them. Every client recovers, the
+// server saw each client's first request plus its retries, and exponential backoff without
+// jitter retries in waves that full jitter flattens.
 func TestStormShapes(t *testing.T) {
-	const clients = 60
-	runs := map[string]storm.Result{}
-	for _, p := range storm.Lineup() {
-		outage := 300 * time.Millisecond
-		if p == storm.RetryDefaults {
-			// Short enough that no client fails five times in a row, which
-			// would open its breaker for 5 to 7.5 s and slow the test down.
-			outage = 60 * time.Millisecond
+	synctest.Test(t, func(t *testing.T) {
+		const clients = 60
+		runs := map[string]storm.Result{}
+		for _, p := range storm.Lineup() {
+			outage := 300 * time.Millisecond
+			if p == storm.RetryDefaults {
+				// Short enough that no client fails five times in a row, which would open its
+				// breaker for 5 to 7.5 s.
+				outage = 60 * time.Millisecond
+			}
+			began := time.Now()
+			res, err := storm.Run(storm.InMemory(context.Background()), storm.Config{
+				Policy: p, Clients: clients, Outage: outage, Base: 50 * time.Millisecond, Seed: 1,
+			})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !res.Recovered || res.Succeeded != clients || res.GaveUp != 0 {
+				t.Fatalf("%s: %d succeeded, %d gave up, want all %d to recover", p, res.Succeeded, res.GaveUp, clients)
+			}
+			// Every client's first request arrives at 0, inside the outage, and fails.
+			if len(res.Arrivals) != clients+len(res.Retries) || len(res.Retries) < clients {
+				t.Fatalf("%s: %d arrivals, %d retries for %d clients", p, len(res.Arrivals), len(res.Retries), clients)
+			}
+			if first := res.Arrivals[:clients]; slices.Max(first) != 0 {
+				t.Fatalf("%s: the first %d arrivals are at %v, want all at 0", p, clients, first)
+			}
+			if res.RecoveredAt < outage || res.Done != res.RecoveredAt {
+				t.Fatalf("%s: recovered at %v, done at %v; want recovery after the %v outage, and done then", p, res.RecoveredAt, res.Done, outage)
+			}
+			// The run took the storm's time and not a moment more: no warm-up, no network time.
+			if took := time.Since(began); took != res.Done {
+				t.Errorf("%s: the run took %v of virtual time, its last client was done at %v", p, took, res.Done)
+			}
+			if h := res.Histogram(); h.Total() != len(res.Arrivals) || h.Slot != 10*time.Millisecond {
+				t.Fatalf("%s: histogram of %d at %v", p, h.Total(), h.Slot)
+			}
+			runs[p] = res
 		}
-		res, err := storm.Run(context.Background(), storm.Config{
-			Policy: p, Clients: clients, Outage: outage, Base: 50 * time.Millisecond, Seed: 1,
-		})
+		for p, r := range runs {
+			t.Logf("%-14s requests %4d  retry peak %-28v cv %.2f  recovered at %v", p, len(r.Arrivals), r.Peak, r.CV, r.RecoveredAt)
+		}
+		exp, full := runs[schedule.NameExponential], runs[schedule.NameFull]
+		// Without jitter the whole cohort retries together at 50, 150 and 350 ms, and the last
+		// wave, after the 300 ms outage, succeeds.
+		waves := map[time.Duration]int{}
+		for _, at := range exp.Retries {
+			waves[at]++
+		}
+		if len(waves) != 3 || waves[50*time.Millisecond] != clients || waves[150*time.Millisecond] != clients || waves[350*time.Millisecond] != clients {
+			t.Errorf("exponential: retries at %v (time: count), want all %d clients at 50ms, 150ms and 350ms", waves, clients)
+		}
+		if exp.RecoveredAt != 350*time.Millisecond || exp.Peak.Count != clients {
+			t.Errorf("exponential: recovered at %v with a retry peak of %d in 10 ms, want 350ms and the whole cohort (%d)", exp.RecoveredAt, exp.Peak.Count, clients)
+		}
+		// Full jitter spreads the same cohort: its fullest 10 ms holds under half of it.
+		if full.Peak.Count*2 >= clients {
+			t.Errorf("full jitter: retry peak %d in 10 ms of %d clients, want under half", full.Peak.Count, clients)
+		}
+		// Waves make the gaps between retries bursty: long quiet gaps between zero ones.
+		if exp.CV <= full.CV || exp.CV < 2 {
+			t.Errorf("inter-retry CV: exponential %.2f, full jitter %.2f; want exponential's well above 1 and above full's", exp.CV, full.CV)
+		}
+		// The same Config twice: the same run, to the nanosecond.
+		again, err := storm.Run(storm.InMemory(context.Background()), full.Config)
 		if err != nil {
 			t.Fatal(err)
 		}
-		if !res.Recovered || res.Succeeded != clients || res.GaveUp != 0 {
-			t.Fatalf("%s: %d succeeded, %d gave up, want all %d to recover", p, res.Succeeded, res.GaveUp, clients)
+		if !slices.Equal(again.Arrivals, full.Arrivals) || again.RecoveredAt != full.RecoveredAt {
+			t.Errorf("full jitter run twice: %d arrivals recovered at %v, then %d at %v", len(full.Arrivals), full.RecoveredAt, len(again.Arrivals), again.RecoveredAt)
 		}
-		// Every client's first request arrives (a loaded machine may land
-		// some after a short outage, so those need no retry at all).
-		if len(res.Arrivals) != clients+len(res.Retries) || len(res.Retries) == 0 {
-			t.Fatalf("%s: %d arrivals, %d retries for %d clients", p, len(res.Arrivals), len(res.Retries), clients)
-		}
-		if res.RecoveredAt < outage {
-			t.Fatalf("%s: recovered at %v, before the outage ended", p, res.RecoveredAt)
-		}
-		if h := res.Histogram(); h.Total() != len(res.Arrivals) || h.Slot != 10*time.Millisecond {
-			t.Fatalf("%s: histogram of %d at %v", p, h.Total(), h.Slot)
-		}
-		runs[p] = res
+	})
+}
+
+// Over real sockets, as the lessons run: a small storm in which every client recovers, and
+// the server's count of requests agrees with the clients'. (Times here are the machine's: only
+// what no load can change is checked; the shapes are checked in virtual time above.)
+func TestStormOverLoopback(t *testing.T) {
+	const clients = 20
+	outage := 100 * time.Millisecond
+	res, err := storm.Run(context.Background(), storm.Config{
+		Policy: schedule.NameFull, Clients: clients, Outage: outage, Base: 20 * time.Millisecond, Seed: 1,
+	})
+	if err != nil {
+		t.Fatal(err)
 	}
-	exp, full := runs[schedule.NameExponential], runs[schedule.NameFull]
-	// Without jitter the whole cohort retries at 50, 150 and 350 ms.
-	if n := len(exp.Retries); n != 3*clients {
-		t.Fatalf("exponential: %d retries, want 3 per client", n)
+	if !res.Recovered || res.Succeeded != clients || res.GaveUp != 0 {
+		t.Fatalf("%d succeeded, %d gave up, want all %d to recover", res.Succeeded, res.GaveUp, clients)
 	}
-	for p, r := range runs {
-		t.Logf("%-11s requests %4d  retry peak %-28v cv %.2f  recovered at %v", p, len(r.Arrivals), r.Peak, r.CV, r.RecoveredAt)
+	if len(res.Arrivals) != clients+len(res.Retries) || res.Histogram().Total() != len(res.Arrivals) {
+		t.Fatalf("%d arrivals, %d retries for %d clients, histogram of %d", len(res.Arrivals), len(res.Retries), clients, res.Histogram().Total())
 	}
-	// Waves make the gaps between retries bursty: long quiet gaps between
-	// near-zero ones. (Peaks in 10 ms slots are left to the storm command:
-	// under the race detector the scheduler smears a wave over tens of ms.)
-	if exp.CV <= full.CV || exp.CV < 2 {
-		t.Fatalf("inter-retry CV: exponential %.2f, full jitter %.2f; want exponential's well above 1 and above full's", exp.CV, full.CV)
+	// No client can have its answer before the server gives answers.
+	if res.RecoveredAt < outage {
+		t.Fatalf("recovered at %v, before the %v outage ended", res.RecoveredAt, outage)
 	}
 }
 
@@ -93,11 +148,15 @@ func TestConfigValidation(t *testing.T) {
 // Backoff and Breaker tune RetryDefaults. A breaker that opens after
 // two failures for 100 ms brings every client back within a probe or two of
 // the end of a 250 ms outage, where the default breaker (five failures, 5 s
-// open) would keep them away for seconds.
+// open) would keep them away for seconds. In virtual time (testing/synctest).
 func TestDefaultsTuned(t *testing.T) {
+	synctest.Test(t, testDefaultsTuned)
+}
+
+func testDefaultsTuned(t *testing.T) {
 	const clients = 20
 	outage := 250 * time.Millisecond
-	res, err := storm.Run(context.Background(), storm.Config{
+	res, err := storm.Run(storm.InMemory(context.Background()), storm.Config{
 		Policy: storm.RetryDefaults, Clients: clients, Outage: outage, Seed: 1,
 		Backoff: schedule.Constant{Base: 10 * time.Millisecond},
 		Breaker: breaker.Config{Failures: 2, OpenTimeout: 100 * time.Millisecond},

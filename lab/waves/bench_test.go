@@ -40,10 +40,9 @@ func draws(c Config) int { return c.Clients * c.Attempts }
 // BenchmarkFloor is the floor loop: per draw, one generator step and one
 // histogram increment (the slot by a multiply and a shift, no division),
 // over as many draws as BenchmarkDraws' run. Runs are measured against it
-// in ns/draw. Its time is the generator's chain, one multiply-add per draw
-// waiting for the one before; the run's count is not tied to that chain (it
-// reaches each of a client's draws by a jump from the client's first
-// state), so it is bound by its own work instead.
+// in ns/draw: what the model costs beyond drawing and counting (its rules,
+// a division for each attempt's slot, a call per attempt through the
+// Attempts iterator).
 func BenchmarkFloor(b *testing.B) {
 	c, h := floorSetup(b)
 	n := draws(c)

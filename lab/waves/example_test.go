@@ -271,3 +271,14 @@ func ExampleModel_Wave() {
 	// jitter 0: wave 1 peaks at 3000/s (600 in 200ms at 1s)
 	// jitter 1: wave 1 peaks at 625/s (125 in 200ms at 800ms)
 }
+
+// The model is one short file; a lesson prints it with
+// fmt.Print(waves.Reference()).
+func ExampleReference() {
+	src := waves.Reference()
+	fmt.Println(src.Path)
+	fmt.Println(src.Lines() <= 200)
+	// Output:
+	// lab/waves/reference.go
+	// true
+}

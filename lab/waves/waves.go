@@ -141,13 +141,7 @@ func (c Config) Validate() error {
 // the same Model gives the same Result every time.
 type Model struct {
 	cfg     Config
-	nominal []float64 // dᵢ in nanoseconds, i = 1..B at index i−1
-	lo      float64   // 1 − w/2
-	// For the fast count (see count): plan[i] is attempt i+1's jump from
-	// its client's first state and its nominal time; next is the jump from
-	// one client's first state to the next client's.
-	plan []step
-	next jump
+	nominal []time.Duration // dᵢ, i = 1..B at index i−1
 }
 
 // New validates c and returns its model.
@@ -156,14 +150,9 @@ func New(c Config) (*Model, error) {
 		return nil, err
 	}
 	p := Policy(c)
-	m := &Model{cfg: c, nominal: make([]float64, c.Attempts), lo: 1 - c.Jitter/2}
+	m := &Model{cfg: c, nominal: make([]time.Duration, c.Attempts)}
 	for i := range m.nominal {
-		m.nominal[i] = float64(p.Ceiling(i))
-	}
-	jumps := jumpTable(c.Attempts)
-	m.plan, m.next = make([]step, c.Attempts), jumps[c.Attempts]
-	for i := range m.plan {
-		m.plan[i] = step{jumps[i+1], m.nominal[i]}
+		m.nominal[i] = p.Ceiling(i)
 	}
 	return m, nil
 }
@@ -187,15 +176,7 @@ func (m *Model) Nominal(i int) time.Duration {
 	if i < 1 || i > len(m.nominal) {
 		return 0
 	}
-	return time.Duration(m.nominal[i-1])
-}
-
-// at returns the time of the attempt with nominal time d (nanoseconds) and
-// draw u. The explicit float64 conversion keeps the compiler from fusing
-// w·u + lo into one rounding (it may on some CPUs), so the times, and the
-// lesson's numbers, are the same on every machine.
-func (m *Model) at(d, u float64) float64 {
-	return d * (m.lo + float64(m.cfg.Jitter*u))
+	return m.nominal[i-1]
 }
 
 // Outcome says what became of one attempt.

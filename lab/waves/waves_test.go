@@ -180,9 +180,9 @@ func TestInPhaseArrivalsAreBursty(t *testing.T) {
 	}
 }
 
-// reference runs the model the slow, obvious way: one client at a time,
+// viaPolicy runs the model another way: one client at a time,
 // its B draws taken up front, its attempt times from schedule.UniformJitter.
-func reference(c Config) (Result, []Attempt) {
+func viaPolicy(c Config) (Result, []Attempt) {
 	g := lcg.MustNew(c.Seed)
 	p := schedule.UniformJitter{Base: c.Base, Width: c.Jitter}
 	h, _ := metrics.NewHistogram(c.Slot, c.Window)
@@ -219,7 +219,7 @@ func reference(c Config) (Result, []Attempt) {
 	return r, all
 }
 
-func TestMatchesReference(t *testing.T) {
+func TestMatchesThePolicysDelays(t *testing.T) {
 	configs := []Config{Lesson()}
 	for _, lc := range lessonCases {
 		configs = append(configs, lc.config())
@@ -239,7 +239,7 @@ func TestMatchesReference(t *testing.T) {
 		configs = append(configs, c)
 	}
 	for _, c := range configs {
-		want, wantAttempts := reference(c)
+		want, wantAttempts := viaPolicy(c)
 		m, err := New(c)
 		if err != nil {
 			t.Fatalf("%+v: %v", c, err)
@@ -250,7 +250,7 @@ func TestMatchesReference(t *testing.T) {
 		}
 		gotAttempts := slices.Collect(m.Attempts())
 		if !slices.Equal(gotAttempts, wantAttempts) {
-			t.Errorf("%+v: Attempts differ from the reference's", c)
+			t.Errorf("%+v: Attempts differ from those of the policy's delays", c)
 		}
 		if n := got.Total + got.SkippedAfterSuccess + got.SkippedPastWindow; n != got.Planned() {
 			t.Errorf("%+v: counted + skipped = %d, want planned %d", c, n, got.Planned())

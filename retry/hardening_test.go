@@ -22,6 +22,7 @@ import (
 	"sync"
 	"sync/atomic"
 	"testing"
+	"testing/synctest"
 	"time"
 
 	"github.com/backofflab/backofflab/retry"
@@ -51,38 +52,44 @@ func mustBreaker(t *testing.T, cfg breaker.Config) *breaker.Breaker {
 func TestTransportDrainOfAStalledBodyIsBounded(t *testing.T) {
 	for _, tc := range []struct {
 		name   string
-		length string // Content-Length, "" for chunked
+		length string        // Content-Length, "" for chunked
+		took   time.Duration // the drain's time
 	}{
-		{"content-length", "1000000"},
-		{"chunked", ""},
+		{"content-length", "1000000", 0}, // too long to drain: closed at once
+		{"chunked", "", 100 * time.Millisecond},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			var stall <-chan struct{}
-			s := newServer(t, func(w http.ResponseWriter, r *http.Request, n int64) {
-				if n > 1 {
-					io.WriteString(w, "ok")
-					return
+			synctest.Test(t, func(t *testing.T) {
+				var stall <-chan struct{}
+				s := newPipeServer(t, func(w http.ResponseWriter, r *http.Request, n int64) {
+					if n > 1 {
+						io.WriteString(w, "ok")
+						return
+					}
+					if tc.length != "" {
+						w.Header().Set("Content-Length", tc.length)
+					}
+					w.WriteHeader(http.StatusServiceUnavailable)
+					io.WriteString(w, "0123456789")
+					w.(http.Flusher).Flush()
+					<-stall
+				})
+				stall = stallUntilCleanup(t)
+				cfg := quick()
+				cfg.Policy = constant(0)
+				c, _ := newPipeClient(t, s, cfg)
+				// Background, as in the report: only the drain's own
+				// bound can end the stall (a regression deadlocks the
+				// bubble, which fails the test).
+				start := time.Now()
+				code, body, err := get(t, c, context.Background(), s.URL)
+				if err != nil || code != 200 || body != "ok" || s.hits.Load() != 2 {
+					t.Fatalf("GET = %d %q %v after %d attempts, want 200 ok after 2 (the drain of the stalled 503 must give up)", code, body, err, s.hits.Load())
 				}
-				if tc.length != "" {
-					w.Header().Set("Content-Length", tc.length)
+				if took := time.Since(start); took != tc.took {
+					t.Fatalf("the call took %v, want %v (the drain gives up within 100ms)", took, tc.took)
 				}
-				w.WriteHeader(http.StatusServiceUnavailable)
-				io.WriteString(w, "0123456789")
-				w.(http.Flusher).Flush()
-				<-stall
 			})
-			stall = stallUntilCleanup(t)
-			c, _, _ := newClient(t, quick())
-			// Background, as in the report, but with a safety net so that a
-			// regression fails instead of hanging the test run.
-			ctx, cancel := context.WithCancel(context.Background())
-			defer cancel()
-			timer := time.AfterFunc(10*time.Second, cancel)
-			defer timer.Stop()
-			code, body, err := get(t, c, ctx, s.URL)
-			if err != nil || code != 200 || body != "ok" || s.hits.Load() != 2 {
-				t.Fatalf("GET = %d %q %v after %d attempts, want 200 ok after 2 (the drain of the stalled 503 must give up)", code, body, err, s.hits.Load())
-			}
 		})
 	}
 }
@@ -130,7 +137,8 @@ func TestTransportCancellationIsAbandoned(t *testing.T) {
 }
 
 // halfOpen returns a Retrier (one attempt a call) whose breaker has
-// opened on one failure and, 1 ms later, is half-open.
+// opened on one failure and, 1 ms later, is half-open. It sleeps 2 ms: call
+// it in a synctest bubble.
 func halfOpen(t *testing.T) (*retry.Retrier, *breaker.Breaker) {
 	t.Helper()
 	br := mustBreaker(t, breaker.Config{Failures: 1, OpenTimeout: time.Millisecond, MaxOpenTimeout: time.Millisecond})
@@ -145,20 +153,22 @@ func halfOpen(t *testing.T) (*retry.Retrier, *breaker.Breaker) {
 // Item 3, in Retrier.Do: a half-open probe cancelled by its caller leaves
 // the breaker half-open, and the error carries context.Cause.
 func TestDoCancelledProbeDoesNotCloseTheBreaker(t *testing.T) {
-	r, br := halfOpen(t)
-	cause := errors.New("caller went away")
-	ctx, cancel := context.WithCancelCause(context.Background())
-	err := r.Do(ctx, func(context.Context) error {
-		cancel(cause)
-		return retry.Permanent(ctx.Err())
+	synctest.Test(t, func(t *testing.T) {
+		r, br := halfOpen(t)
+		cause := errors.New("caller went away")
+		ctx, cancel := context.WithCancelCause(context.Background())
+		err := r.Do(ctx, func(context.Context) error {
+			cancel(cause)
+			return retry.Permanent(ctx.Err())
+		})
+		var re *retry.Error
+		if !errors.As(err, &re) || re.Reason != cause {
+			t.Fatalf("cancelled probe = %v, want a *retry.Error whose Reason is the cause", err)
+		}
+		if st := br.State(time.Now()); st != breaker.HalfOpen {
+			t.Fatalf("breaker %v after a cancelled probe, want still half-open", st)
+		}
 	})
-	var re *retry.Error
-	if !errors.As(err, &re) || re.Reason != cause {
-		t.Fatalf("cancelled probe = %v, want a *retry.Error whose Reason is the cause", err)
-	}
-	if st := br.State(time.Now()); st != breaker.HalfOpen {
-		t.Fatalf("breaker %v after a cancelled probe, want still half-open", st)
-	}
 }
 
 // Item 4: an HTTP/2 stream reset is retried like an HTTP/1 dropped
@@ -260,18 +270,20 @@ func TestTransportClientSideFailuresAreAbandoned(t *testing.T) {
 // Item 5: a probe whose op panics gives its slot back before the panic
 // goes on.
 func TestDoPanickingProbeFreesItsSlot(t *testing.T) {
-	r, _ := halfOpen(t)
-	func() {
-		defer func() {
-			if recover() == nil {
-				t.Fatal("the op's panic did not reach the caller")
-			}
+	synctest.Test(t, func(t *testing.T) {
+		r, _ := halfOpen(t)
+		func() {
+			defer func() {
+				if recover() == nil {
+					t.Fatal("the op's panic did not reach the caller")
+				}
+			}()
+			r.Do(context.Background(), func(context.Context) error { panic("boom") })
 		}()
-		r.Do(context.Background(), func(context.Context) error { panic("boom") })
-	}()
-	if err := r.Do(context.Background(), func(context.Context) error { return nil }); err != nil {
-		t.Fatalf("Do after a panicking probe = %v, want the next probe let through", err)
-	}
+		if err := r.Do(context.Background(), func(context.Context) error { return nil }); err != nil {
+			t.Fatalf("Do after a panicking probe = %v, want the next probe let through", err)
+		}
+	})
 }
 
 // selfSigned returns a TLS certificate for a client that no server trusts.
@@ -398,23 +410,27 @@ func TestNegativePolicyWaitKeepsTheFloor(t *testing.T) {
 			waits = append(waits, e.Wait)
 		}
 	}
-	var calls atomic.Int64
-	start := time.Now()
-	err := mustNew(t, cfg).Do(context.Background(), func(context.Context) error {
-		if calls.Add(1) == 1 {
-			return retry.After(errFlaky, 200*time.Millisecond)
+	synctest.Test(t, func(t *testing.T) {
+		var calls atomic.Int64
+		var second time.Duration
+		start := time.Now()
+		err := mustNew(t, cfg).Do(context.Background(), func(context.Context) error {
+			if calls.Add(1) == 1 {
+				return retry.After(errFlaky, 200*time.Millisecond)
+			}
+			second = time.Since(start)
+			return nil
+		})
+		if err != nil {
+			t.Fatal(err)
 		}
-		return nil
+		if len(waits) != 1 || waits[0] != 200*time.Millisecond {
+			t.Fatalf("waits %v, want one of exactly the 200ms floor (the negative wait counts as 0)", waits)
+		}
+		if second != 200*time.Millisecond {
+			t.Fatalf("retried after %v, want after the 200ms floor", second)
+		}
 	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if len(waits) != 1 || waits[0] < 200*time.Millisecond {
-		t.Fatalf("waits %v, want one of at least the 200ms floor", waits)
-	}
-	if took := time.Since(start); took < 200*time.Millisecond {
-		t.Fatalf("retried after %v, before the 200ms floor", took)
-	}
 }
 
 // Item 11: hosts that a client connects to the same way share a breaker,
@@ -474,19 +490,25 @@ func TestDoGivesUpAtOnceWhenItsFailureOpensTheBreaker(t *testing.T) {
 			kinds = append(kinds, e.Kind.String())
 			mu.Unlock()
 		}}
-	r := mustNew(t, cfg)
-	err := r.Do(context.Background(), func(context.Context) error { return errFlaky })
-	var re *retry.Error
-	if !errors.As(err, &re) || !errors.Is(err, retry.ErrBreakerOpen) || re.Attempts != 2 {
-		t.Fatalf("Do = %v, want ErrBreakerOpen after 2 attempts", err)
-	}
-	if c := r.Budget().Counts(time.Now()); c.Retries != 1 {
-		t.Errorf("budget spent %d retries, want 1 (none after the breaker opened)", c.Retries)
-	}
-	want := "attempt retry attempt breaker-refused give-up"
-	if got := strings.Join(kinds, " "); got != want {
-		t.Fatalf("events %q, want %q: no retry scheduled after the failure that opened the breaker", got, want)
-	}
+	synctest.Test(t, func(t *testing.T) {
+		r := mustNew(t, cfg)
+		start := time.Now()
+		err := r.Do(context.Background(), func(context.Context) error { return errFlaky })
+		var re *retry.Error
+		if !errors.As(err, &re) || !errors.Is(err, retry.ErrBreakerOpen) || re.Attempts != 2 {
+			t.Fatalf("Do = %v, want ErrBreakerOpen after 2 attempts", err)
+		}
+		if took := time.Since(start); took != 50*time.Millisecond {
+			t.Errorf("Do took %v, want the one 50ms wait and no sleep after the breaker opened", took)
+		}
+		if c := r.Budget().Counts(time.Now()); c.Retries != 1 {
+			t.Errorf("budget spent %d retries, want 1 (none after the breaker opened)", c.Retries)
+		}
+		want := "attempt retry attempt breaker-refused give-up"
+		if got := strings.Join(kinds, " "); got != want {
+			t.Fatalf("events %q, want %q: no retry scheduled after the failure that opened the breaker", got, want)
+		}
+	})
 }
 
 // discardLog is a server error log that drops everything (TLS handshake

@@ -9,6 +9,7 @@ import (
 	"sync"
 	"sync/atomic"
 	"testing"
+	"testing/synctest"
 	"time"
 
 	"github.com/backofflab/backofflab/retry"
@@ -125,72 +126,82 @@ func TestDefaultPolicyIsFullJitter(t *testing.T) {
 }
 
 // The deadline check gives up before sleeping when the wait alone would
-// pass the deadline, and says so.
+// pass the deadline, and says so. In a synctest bubble the clock moves only
+// when the call sleeps, so "at once" is exactly zero time.
 func TestDeadlineCheckGivesUpInsteadOfSleeping(t *testing.T) {
-	ctx, cancel := context.WithTimeout(context.Background(), 300*time.Millisecond)
-	defer cancel()
-	cfg := fast()
-	cfg.Policy = constant(time.Second)
-	var calls atomic.Int64
-	start := time.Now()
-	err := mustNew(t, cfg).Do(ctx, failing(100, &calls))
-	if took := time.Since(start); took > 200*time.Millisecond {
-		t.Fatalf("Do took %v: it slept instead of giving up", took)
-	}
-	var e *retry.Error
-	if !errors.As(err, &e) || !errors.Is(err, retry.ErrDeadline) || e.Attempts != 1 || e.Wait != time.Second {
-		t.Fatalf("Do = %#v, want ErrDeadline after 1 attempt with Wait 1s", err)
-	}
-	if !strings.Contains(err.Error(), "no time left before the deadline for another attempt (wait 1s + worst-case attempt") {
-		t.Fatalf("message %q does not say why", err)
-	}
+	synctest.Test(t, func(t *testing.T) {
+		ctx, cancel := context.WithTimeout(context.Background(), 300*time.Millisecond)
+		defer cancel()
+		cfg := fast()
+		cfg.Policy = constant(time.Second)
+		var calls atomic.Int64
+		start := time.Now()
+		err := mustNew(t, cfg).Do(ctx, failing(100, &calls))
+		if took := time.Since(start); took != 0 {
+			t.Fatalf("Do took %v: it slept instead of giving up", took)
+		}
+		var e *retry.Error
+		if !errors.As(err, &e) || !errors.Is(err, retry.ErrDeadline) || e.Attempts != 1 || e.Wait != time.Second {
+			t.Fatalf("Do = %#v, want ErrDeadline after 1 attempt with Wait 1s", err)
+		}
+		if want := "no time left before the deadline for another attempt (wait 1s + worst-case attempt 0s > 300ms left)"; !strings.Contains(err.Error(), want) {
+			t.Fatalf("message %q does not say why: want it to contain %q", err, want)
+		}
+	})
 }
 
 // The worst-case attempt counts too: with an attempt timeout of 200 ms, a
 // retry after 1 ms does not fit in a 150 ms deadline.
 func TestDeadlineCheckCountsTheWorstCaseAttempt(t *testing.T) {
-	ctx, cancel := context.WithTimeout(context.Background(), 150*time.Millisecond)
-	defer cancel()
-	cfg := fast()
-	cfg.AttemptTimeout = 200 * time.Millisecond
-	var calls atomic.Int64
-	err := mustNew(t, cfg).Do(ctx, failing(100, &calls))
-	if !errors.Is(err, retry.ErrDeadline) || calls.Load() != 1 {
-		t.Fatalf("Do = %v after %d calls, want ErrDeadline after 1", err, calls.Load())
-	}
-	if !strings.Contains(err.Error(), "worst-case attempt 200ms") {
-		t.Fatalf("message %q does not name the worst case", err)
-	}
+	synctest.Test(t, func(t *testing.T) {
+		ctx, cancel := context.WithTimeout(context.Background(), 150*time.Millisecond)
+		defer cancel()
+		cfg := fast()
+		cfg.AttemptTimeout = 200 * time.Millisecond
+		var calls atomic.Int64
+		err := mustNew(t, cfg).Do(ctx, failing(100, &calls))
+		if !errors.Is(err, retry.ErrDeadline) || calls.Load() != 1 {
+			t.Fatalf("Do = %v after %d calls, want ErrDeadline after 1", err, calls.Load())
+		}
+		if !strings.Contains(err.Error(), "worst-case attempt 200ms") {
+			t.Fatalf("message %q does not name the worst case", err)
+		}
+	})
 }
 
 // Without an attempt timeout, the worst case is the longest attempt seen.
-// Attempts of 40 ms with 10 ms waits against a 200 ms deadline: the call
-// must stop with ErrDeadline before the deadline, never run into it.
+// Attempts of 40 ms with 10 ms waits against a 200 ms deadline: attempts
+// start at 0, 50, 100 and 150 ms; after the fourth, at 190 ms, a 10 ms wait
+// and a 40 ms attempt do not fit in the 10 ms left, so the call stops there
+// with ErrDeadline, never running into the deadline.
 func TestDeadlineCheckLearnsTheAttemptDuration(t *testing.T) {
-	ctx, cancel := context.WithTimeout(context.Background(), 200*time.Millisecond)
-	defer cancel()
-	cfg := fast()
-	cfg.MaxAttempts = 100
-	cfg.Policy = constant(10 * time.Millisecond)
-	var calls atomic.Int64
-	err := mustNew(t, cfg).Do(ctx, func(ctx context.Context) error {
-		calls.Add(1)
-		select {
-		case <-time.After(40 * time.Millisecond):
-			return errFlaky
-		case <-ctx.Done():
-			return ctx.Err()
+	synctest.Test(t, func(t *testing.T) {
+		ctx, cancel := context.WithTimeout(context.Background(), 200*time.Millisecond)
+		defer cancel()
+		cfg := fast()
+		cfg.MaxAttempts = 100
+		cfg.Policy = constant(10 * time.Millisecond)
+		var calls atomic.Int64
+		start := time.Now()
+		err := mustNew(t, cfg).Do(ctx, func(ctx context.Context) error {
+			calls.Add(1)
+			select {
+			case <-time.After(40 * time.Millisecond):
+				return errFlaky
+			case <-ctx.Done():
+				return ctx.Err()
+			}
+		})
+		if !errors.Is(err, retry.ErrDeadline) {
+			t.Fatalf("Do = %v, want ErrDeadline (not the context's deadline)", err)
+		}
+		if took := time.Since(start); took != 190*time.Millisecond || ctx.Err() != nil {
+			t.Fatalf("Do returned after %v (context error %v), want at 190ms, before the deadline", took, ctx.Err())
+		}
+		if n := calls.Load(); n != 4 {
+			t.Fatalf("%d attempts of 40 ms + 10 ms waits in 200 ms, want 4", n)
 		}
 	})
-	if !errors.Is(err, retry.ErrDeadline) {
-		t.Fatalf("Do = %v, want ErrDeadline (not the context's deadline)", err)
-	}
-	if ctx.Err() != nil {
-		t.Fatal("Do returned after the deadline")
-	}
-	if n := calls.Load(); n < 1 || n > 4 {
-		t.Fatalf("%d attempts of 40 ms + 10 ms waits in 200 ms, want 1 to 4", n)
-	}
 }
 
 func TestCancelStopsTheWait(t *testing.T) {
@@ -233,22 +244,27 @@ func TestRetryAfterFloorIsRespectedWithJitterAbove(t *testing.T) {
 			waits = append(waits, e.Wait)
 		}
 	}
-	var calls atomic.Int64
-	start := time.Now()
-	mustNew(t, cfg).Do(context.Background(), func(context.Context) error {
-		calls.Add(1)
-		return retry.After(errFlaky, 30*time.Millisecond)
-	})
-	if took := time.Since(start); took < 60*time.Millisecond {
-		t.Fatalf("two retries with a 30 ms floor took %v", took)
-	}
-	g := seeded(7)
-	for n, w := range waits {
-		want := 30*time.Millisecond + retry.FullJitter{Base: 10 * time.Millisecond}.Delay(n, 0, g)
-		if w != want {
-			t.Fatalf("wait %d = %v, want floor 30ms + jitter = %v", n, w, want)
+	synctest.Test(t, func(t *testing.T) {
+		var calls atomic.Int64
+		start := time.Now()
+		mustNew(t, cfg).Do(context.Background(), func(context.Context) error {
+			calls.Add(1)
+			return retry.After(errFlaky, 30*time.Millisecond)
+		})
+		took := time.Since(start)
+		g := seeded(7)
+		var sum time.Duration
+		for n, w := range waits {
+			want := 30*time.Millisecond + retry.FullJitter{Base: 10 * time.Millisecond}.Delay(n, 0, g)
+			if w != want {
+				t.Fatalf("wait %d = %v, want floor 30ms + jitter = %v", n, w, want)
+			}
+			sum += w
 		}
-	}
+		if len(waits) != 2 || took != sum {
+			t.Fatalf("%d retries took %v, want 2 taking exactly their waits %v", len(waits), took, waits)
+		}
+	})
 }
 
 // A shared budget under a sustained outage: 1000 calls of up to 3 attempts
@@ -440,17 +456,23 @@ func BenchmarkPackageDoFirstAttemptSucceeds(b *testing.B) {
 // A caller that cancels during the wait with a reason gets that reason
 // back, not a bare context.Canceled.
 func TestCancelDuringWaitKeepsTheCause(t *testing.T) {
-	stop := errors.New("shutting down")
-	ctx, cancel := context.WithCancelCause(context.Background())
-	cfg := fast()
-	cfg.Policy = constant(time.Hour)
-	r := mustNew(t, cfg)
-	err := r.Do(ctx, func(context.Context) error {
-		time.AfterFunc(10*time.Millisecond, func() { cancel(stop) })
-		return errFlaky
+	synctest.Test(t, func(t *testing.T) {
+		stop := errors.New("shutting down")
+		ctx, cancel := context.WithCancelCause(context.Background())
+		cfg := fast()
+		cfg.Policy = constant(time.Hour)
+		r := mustNew(t, cfg)
+		start := time.Now()
+		err := r.Do(ctx, func(context.Context) error {
+			time.AfterFunc(10*time.Millisecond, func() { cancel(stop) })
+			return errFlaky
+		})
+		var e *retry.Error
+		if !errors.As(err, &e) || !errors.Is(e.Reason, stop) || e.Wait != time.Hour {
+			t.Fatalf("Do = %v, want an *Error whose Reason is the cause %q, after choosing a 1h wait", err, stop)
+		}
+		if took := time.Since(start); took != 10*time.Millisecond {
+			t.Fatalf("Do returned %v after the call, want 10ms, when the caller cancelled", took)
+		}
 	})
-	var e *retry.Error
-	if !errors.As(err, &e) || !errors.Is(e.Reason, stop) || e.Wait != time.Hour {
-		t.Fatalf("Do = %v, want an *Error whose Reason is the cause %q, after choosing a 1h wait", err, stop)
-	}
 }

@@ -15,6 +15,7 @@ import (
 	"sync/atomic"
 	"syscall"
 	"testing"
+	"testing/synctest"
 	"time"
 
 	"github.com/backofflab/backofflab/retry"
@@ -22,16 +23,42 @@ import (
 	"github.com/backofflab/backofflab/retry/budget"
 )
 
-// server is a real TCP test server that counts the connections it accepts
-// and the requests it handles, and records when each request arrived.
-type server struct {
-	*httptest.Server
-	conns atomic.Int64
-	hits  atomic.Int64
+// recorder counts the requests a test server handles and records when
+// each arrived and what body it carried.
+type recorder struct {
+	hits atomic.Int64
 
 	mu       sync.Mutex
 	arrivals []time.Time
 	bodies   []string
+}
+
+// handler records each request, then passes it to h with its 1-based
+// number.
+func (s *recorder) handler(h func(w http.ResponseWriter, r *http.Request, n int64)) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		body, _ := io.ReadAll(r.Body)
+		s.mu.Lock()
+		s.arrivals = append(s.arrivals, time.Now())
+		s.bodies = append(s.bodies, string(body))
+		s.mu.Unlock()
+		h(w, r, s.hits.Add(1))
+	})
+}
+
+// arrival returns when request i (from 0) arrived.
+func (s *recorder) arrival(i int) time.Time {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.arrivals[i]
+}
+
+// server is a real TCP test server that counts the connections it accepts
+// and records the requests it handles.
+type server struct {
+	*httptest.Server
+	*recorder
+	conns atomic.Int64
 }
 
 // countingListener counts accepted connections.
@@ -52,26 +79,12 @@ func (l countingListener) Accept() (net.Conn, error) {
 // each request. It is closed when the test ends.
 func newServer(t *testing.T, h func(w http.ResponseWriter, r *http.Request, n int64)) *server {
 	t.Helper()
-	s := &server{}
-	s.Server = httptest.NewUnstartedServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		body, _ := io.ReadAll(r.Body)
-		s.mu.Lock()
-		s.arrivals = append(s.arrivals, time.Now())
-		s.bodies = append(s.bodies, string(body))
-		s.mu.Unlock()
-		h(w, r, s.hits.Add(1))
-	}))
+	s := &server{recorder: &recorder{}}
+	s.Server = httptest.NewUnstartedServer(s.handler(h))
 	s.Listener = countingListener{Listener: s.Listener, n: &s.conns}
 	s.Start()
 	t.Cleanup(s.Close)
 	return s
-}
-
-// arrival returns when request i (from 0) arrived.
-func (s *server) arrival(i int) time.Time {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.arrivals[i]
 }
 
 // reset aborts the connection under w with a TCP RST.
@@ -179,56 +192,37 @@ func send(c *http.Client, req *http.Request) (int, string, error) {
 	return resp.StatusCode, string(b), err
 }
 
+// The dependency's port is closed for its first 100 ms: connections are
+// refused, the Transport retries, and the first attempt after the server
+// is up succeeds.
 func TestTransportServerDownThenHealthy(t *testing.T) {
-	// Reserve a port, then leave it closed for 100 ms: connections are refused.
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	addr := l.Addr().String()
-	l.Close()
-	var hits atomic.Int64
-	srv := &http.Server{Handler: http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		hits.Add(1)
-		io.WriteString(w, "up")
-	})}
-	up := make(chan error, 1)
-	time.AfterFunc(100*time.Millisecond, func() {
-		l, err := net.Listen("tcp", addr)
-		up <- err
-		if err == nil {
-			srv.Serve(l)
+	synctest.Test(t, func(t *testing.T) {
+		s := newPipeServer(t, func(w http.ResponseWriter, r *http.Request, n int64) { io.WriteString(w, "up") })
+		s.net.refusing.Store(true)
+		start := time.Now()
+		time.AfterFunc(100*time.Millisecond, func() { s.net.refusing.Store(false) })
+		var refused atomic.Int64
+		cfg := quick()
+		cfg.MaxAttempts = 50
+		cfg.Policy = retry.FullJitter{Base: 5 * time.Millisecond, Cap: 40 * time.Millisecond}
+		cfg.Rand = seeded(3)
+		cfg.Observer = func(e retry.Event) {
+			if e.Kind == retry.EventRetry && errors.Is(e.Err, syscall.ECONNREFUSED) {
+				refused.Add(1)
+			}
+		}
+		c, _ := newPipeClient(t, s, cfg)
+		code, body, err := get(t, c, context.Background(), s.URL)
+		if err != nil || code != 200 || body != "up" {
+			t.Fatalf("GET = %d %q %v, want 200 up", code, body, err)
+		}
+		if at := s.arrival(0).Sub(start); at < 100*time.Millisecond || at >= 140*time.Millisecond {
+			t.Fatalf("the request arrived %v after the call began, want after the 100ms outage and within one 40ms wait of its end", at)
+		}
+		if refused.Load() < 2 || s.hits.Load() != 1 {
+			t.Fatalf("%d retries after refused connections and %d requests served, want >= 2 and 1", refused.Load(), s.hits.Load())
 		}
 	})
-	t.Cleanup(func() {
-		if err := <-up; err != nil {
-			t.Errorf("could not listen again on %s: %v", addr, err)
-		}
-		srv.Close()
-	})
-
-	var refused atomic.Int64
-	cfg := quick()
-	cfg.MaxAttempts = 50
-	cfg.Policy = retry.FullJitter{Base: 5 * time.Millisecond, Cap: 40 * time.Millisecond}
-	cfg.Rand = seeded(3)
-	cfg.Observer = func(e retry.Event) {
-		if e.Kind == retry.EventRetry && errors.Is(e.Err, syscall.ECONNREFUSED) {
-			refused.Add(1)
-		}
-	}
-	c, _, _ := newClient(t, cfg)
-	start := time.Now()
-	code, body, err := get(t, c, context.Background(), "http://"+addr)
-	if err != nil || code != 200 || body != "up" {
-		t.Fatalf("GET = %d %q %v, want 200 up", code, body, err)
-	}
-	if took := time.Since(start); took < 100*time.Millisecond {
-		t.Fatalf("succeeded after %v, before the server was up", took)
-	}
-	if refused.Load() < 2 || hits.Load() != 1 {
-		t.Fatalf("%d retries after refused connections and %d requests served, want >= 2 and 1", refused.Load(), hits.Load())
-	}
 }
 
 func TestTransportRetriesConnectionFailures(t *testing.T) {
@@ -255,51 +249,53 @@ func TestTransportRetriesConnectionFailures(t *testing.T) {
 }
 
 // A Retry-After of one second is a floor: the retry comes at least 1 s
-// later, and at most the policy's 10 ms window (plus scheduling slack) more.
+// later, and at most the policy's 10 ms window more.
 func TestTransportRetryAfterSeconds(t *testing.T) {
-	t.Parallel()
-	s := newServer(t, func(w http.ResponseWriter, r *http.Request, n int64) {
-		if n == 1 {
-			unavailable(w, "1")
-			return
+	synctest.Test(t, func(t *testing.T) {
+		s := newPipeServer(t, func(w http.ResponseWriter, r *http.Request, n int64) {
+			if n == 1 {
+				unavailable(w, "1")
+				return
+			}
+			io.WriteString(w, "ok")
+		})
+		cfg := quick()
+		cfg.Policy = retry.FullJitter{Base: 10 * time.Millisecond}
+		c, _ := newPipeClient(t, s, cfg)
+		code, _, err := get(t, c, context.Background(), s.URL)
+		if err != nil || code != 200 {
+			t.Fatalf("GET = %d %v, want 200", code, err)
 		}
-		io.WriteString(w, "ok")
+		if gap := s.arrival(1).Sub(s.arrival(0)); gap < time.Second || gap >= time.Second+10*time.Millisecond {
+			t.Fatalf("retry %v after the 503, want in [1s, 1.01s)", gap)
+		}
 	})
-	cfg := quick()
-	cfg.Policy = retry.FullJitter{Base: 10 * time.Millisecond}
-	c, _, _ := newClient(t, cfg)
-	code, _, err := get(t, c, context.Background(), s.URL)
-	if err != nil || code != 200 {
-		t.Fatalf("GET = %d %v, want 200", code, err)
-	}
-	gap := s.arrival(1).Sub(s.arrival(0))
-	if gap < time.Second || gap > time.Second+10*time.Millisecond+400*time.Millisecond {
-		t.Fatalf("retry %v after the 503, want in [1s, 1.01s + slack]", gap)
-	}
 }
 
-// An HTTP-date Retry-After: the retry does not arrive before that date.
+// An HTTP-date Retry-After: the retry does not arrive before that date,
+// and at most the policy's 10 ms window after it.
 func TestTransportRetryAfterHTTPDate(t *testing.T) {
-	t.Parallel()
-	var date time.Time
-	s := newServer(t, func(w http.ResponseWriter, r *http.Request, n int64) {
-		if n == 1 {
-			date = time.Now().Add(1500 * time.Millisecond).Truncate(time.Second) // 0.5–1.5 s ahead
-			unavailable(w, date.UTC().Format(http.TimeFormat))
-			return
+	synctest.Test(t, func(t *testing.T) {
+		// The bubble's clock starts on a whole second; the date is 2 s on.
+		date := time.Now().Add(2 * time.Second)
+		s := newPipeServer(t, func(w http.ResponseWriter, r *http.Request, n int64) {
+			if n == 1 {
+				unavailable(w, date.UTC().Format(http.TimeFormat))
+				return
+			}
+			io.WriteString(w, "ok")
+		})
+		cfg := quick()
+		cfg.Policy = retry.FullJitter{Base: 10 * time.Millisecond}
+		c, _ := newPipeClient(t, s, cfg)
+		code, _, err := get(t, c, context.Background(), s.URL)
+		if err != nil || code != 200 {
+			t.Fatalf("GET = %d %v, want 200", code, err)
 		}
-		io.WriteString(w, "ok")
+		if at := s.arrival(1); at.Before(date) || !at.Before(date.Add(10*time.Millisecond)) {
+			t.Fatalf("retry arrived %v after the Retry-After date, want in [0, 10ms)", at.Sub(date))
+		}
 	})
-	cfg := quick()
-	cfg.Policy = retry.FullJitter{Base: 10 * time.Millisecond}
-	c, _, _ := newClient(t, cfg)
-	code, _, err := get(t, c, context.Background(), s.URL)
-	if err != nil || code != 200 {
-		t.Fatalf("GET = %d %v, want 200", code, err)
-	}
-	if at := s.arrival(1); at.Before(date) || at.After(date.Add(400*time.Millisecond)) {
-		t.Fatalf("retry arrived %v after the Retry-After date, want in [0, 400ms]", at.Sub(date))
-	}
 }
 
 // Absurd Retry-After values: malformed ones are ignored (ordinary backoff,
@@ -315,36 +311,42 @@ func TestTransportAbsurdRetryAfter(t *testing.T) {
 		{"soon", 3, retry.ErrAttemptsExhausted},
 		{"1.5", 3, retry.ErrAttemptsExhausted},
 		{"0", 3, retry.ErrAttemptsExhausted},
-		{"Mon, 02 Jan 2006 15:04:05 GMT", 3, retry.ErrAttemptsExhausted}, // in the past: no floor
+		{"Sun, 06 Nov 1994 08:49:37 GMT", 3, retry.ErrAttemptsExhausted}, // in the past (the bubble's clock starts in 2000): no floor
 		{"86400", 1, retry.ErrRetryAfterTooLong},
 		{"99999999999999999999999", 1, retry.ErrRetryAfterTooLong},
 		{"Fri, 31 Dec 9999 23:59:59 GMT", 1, retry.ErrRetryAfterTooLong},
 	} {
 		t.Run(tc.value, func(t *testing.T) {
 			t.Parallel()
-			s := newServer(t, func(w http.ResponseWriter, r *http.Request, n int64) { unavailable(w, tc.value) })
-			var reason atomic.Value
-			cfg := quick()
-			cfg.Observer = func(e retry.Event) {
-				if e.Kind == retry.EventGiveUp {
-					reason.Store(e.Err)
+			synctest.Test(t, func(t *testing.T) {
+				s := newPipeServer(t, func(w http.ResponseWriter, r *http.Request, n int64) { unavailable(w, tc.value) })
+				var reason atomic.Value
+				var waited time.Duration
+				cfg := quick()
+				cfg.Observer = func(e retry.Event) {
+					switch e.Kind {
+					case retry.EventRetry:
+						waited += e.Wait
+					case retry.EventGiveUp:
+						reason.Store(e.Err)
+					}
 				}
-			}
-			c, _, _ := newClient(t, cfg)
-			start := time.Now()
-			code, body, err := get(t, c, context.Background(), s.URL)
-			if err != nil || code != 503 || body != "unavailable" {
-				t.Fatalf("GET = %d %q %v, want the last 503 with its body", code, body, err)
-			}
-			if took := time.Since(start); took > 500*time.Millisecond {
-				t.Fatalf("took %v, want well under a second", took)
-			}
-			if s.hits.Load() != tc.hits {
-				t.Fatalf("%d attempts, want %d", s.hits.Load(), tc.hits)
-			}
-			if got, _ := reason.Load().(error); !errors.Is(got, tc.reason) {
-				t.Fatalf("gave up with %v, want %v", got, tc.reason)
-			}
+				c, _ := newPipeClient(t, s, cfg)
+				start := time.Now()
+				code, body, err := get(t, c, context.Background(), s.URL)
+				if err != nil || code != 503 || body != "unavailable" {
+					t.Fatalf("GET = %d %q %v, want the last 503 with its body", code, body, err)
+				}
+				if took := time.Since(start); took != waited || took >= 10*time.Millisecond {
+					t.Fatalf("took %v, waits %v: want only the policy's waits, under 5ms each", took, waited)
+				}
+				if s.hits.Load() != tc.hits {
+					t.Fatalf("%d attempts, want %d", s.hits.Load(), tc.hits)
+				}
+				if got, _ := reason.Load().(error); !errors.Is(got, tc.reason) {
+					t.Fatalf("gave up with %v, want %v", got, tc.reason)
+				}
+			})
 		})
 	}
 }
@@ -361,56 +363,56 @@ func slow(w http.ResponseWriter, r *http.Request, n int64) {
 func TestTransportSlowServerBeyondTheDeadline(t *testing.T) {
 	t.Run("no attempt timeout", func(t *testing.T) {
 		t.Parallel()
-		s := newServer(t, slow)
-		c, _, _ := newClient(t, quick())
-		ctx, cancel := context.WithTimeout(context.Background(), 150*time.Millisecond)
-		defer cancel()
-		start := time.Now()
-		_, _, err := get(t, c, ctx, s.URL)
-		if !errors.Is(err, context.DeadlineExceeded) || s.hits.Load() != 1 {
-			t.Fatalf("GET = %v after %d attempts, want the deadline after 1", err, s.hits.Load())
-		}
-		if took := time.Since(start); took > 400*time.Millisecond {
-			t.Fatalf("took %v for a 150 ms deadline", took)
-		}
+		synctest.Test(t, func(t *testing.T) {
+			s := newPipeServer(t, slow)
+			c, _ := newPipeClient(t, s, quick())
+			ctx, cancel := context.WithTimeout(context.Background(), 150*time.Millisecond)
+			defer cancel()
+			start := time.Now()
+			_, _, err := get(t, c, ctx, s.URL)
+			if !errors.Is(err, context.DeadlineExceeded) || s.hits.Load() != 1 {
+				t.Fatalf("GET = %v after %d attempts, want the deadline after 1", err, s.hits.Load())
+			}
+			if took := time.Since(start); took != 150*time.Millisecond {
+				t.Fatalf("took %v for a 150 ms deadline, want exactly that", took)
+			}
+		})
 	})
 	// Every retry must fit wait + a worst-case (timed-out) attempt before
-	// the deadline, and the call must end by the deadline: with ErrDeadline,
-	// or with the context's error if scheduling delays ate the last margin.
+	// the deadline, and the call must end before the deadline, with
+	// ErrDeadline: 50 ms attempts and waits under 5 ms make 9 or 10
+	// attempts in 500 ms.
 	t.Run("attempt timeout", func(t *testing.T) {
 		t.Parallel()
-		s := newServer(t, slow)
-		const attemptTimeout = 50 * time.Millisecond
-		ctx, cancel := context.WithTimeout(context.Background(), 500*time.Millisecond)
-		defer cancel()
-		deadline, _ := ctx.Deadline()
-		var mu sync.Mutex
-		var late []string
-		cfg := quick()
-		cfg.AttemptTimeout, cfg.MaxAttempts = attemptTimeout, 100
-		cfg.Observer = func(e retry.Event) {
-			if e.Kind == retry.EventRetry && e.At.Add(e.Wait+attemptTimeout).After(deadline) {
-				mu.Lock()
-				late = append(late, fmt.Sprintf("retry %d at %v + %v", e.Attempt, e.At.Sub(deadline), e.Wait))
-				mu.Unlock()
+		synctest.Test(t, func(t *testing.T) {
+			s := newPipeServer(t, slow)
+			const attemptTimeout = 50 * time.Millisecond
+			ctx, cancel := context.WithTimeout(context.Background(), 500*time.Millisecond)
+			defer cancel()
+			deadline, _ := ctx.Deadline()
+			var late []string
+			cfg := quick()
+			cfg.AttemptTimeout, cfg.MaxAttempts, cfg.Rand = attemptTimeout, 100, seeded(11)
+			cfg.Observer = func(e retry.Event) {
+				if e.Kind == retry.EventRetry && e.At.Add(e.Wait+attemptTimeout).After(deadline) {
+					late = append(late, fmt.Sprintf("retry %d at %v + %v", e.Attempt, e.At.Sub(deadline), e.Wait))
+				}
 			}
-		}
-		c, _, _ := newClient(t, cfg)
-		_, _, err := get(t, c, ctx, s.URL)
-		if !errors.Is(err, retry.ErrDeadline) && !errors.Is(err, context.DeadlineExceeded) {
-			t.Fatalf("GET = %v, want ErrDeadline", err)
-		}
-		if over := time.Since(deadline); over > 50*time.Millisecond {
-			t.Fatalf("returned %v after the deadline", over)
-		}
-		if n := s.hits.Load(); n < 3 || n > 10 {
-			t.Fatalf("%d attempts of 50 ms in 500 ms, want 3 to 10", n)
-		}
-		mu.Lock()
-		defer mu.Unlock()
-		if len(late) > 0 {
-			t.Fatalf("retries scheduled past the deadline: %v", late)
-		}
+			c, _ := newPipeClient(t, s, cfg)
+			_, _, err := get(t, c, ctx, s.URL)
+			if !errors.Is(err, retry.ErrDeadline) {
+				t.Fatalf("GET = %v, want ErrDeadline", err)
+			}
+			if !time.Now().Before(deadline) {
+				t.Fatalf("returned %v after the deadline", time.Since(deadline))
+			}
+			if n := s.hits.Load(); n < 9 || n > 10 {
+				t.Fatalf("%d attempts of 50 ms in 500 ms, want 9 or 10", n)
+			}
+			if len(late) > 0 {
+				t.Fatalf("retries scheduled past the deadline: %v", late)
+			}
+		})
 	})
 }
 
@@ -499,47 +501,50 @@ func TestTransportRefusesBodyItCannotRewind(t *testing.T) {
 	}
 }
 
-// Once the breaker is open, requests fail at once: no new connection, no
-// request, and the request body is still closed.
+// Once the breaker is open, requests fail at once (in zero time, by the
+// bubble's clock): no new connection, no request, and the request body is
+// still closed.
 func TestTransportOpenBreakerRefusesWithoutConnecting(t *testing.T) {
-	s := newServer(t, func(w http.ResponseWriter, r *http.Request, n int64) { reset(w) })
-	br, err := breaker.New(breaker.Config{Failures: 3, OpenTimeout: time.Hour})
-	if err != nil {
-		t.Fatal(err)
-	}
-	var counters retry.Counters
-	cfg := quick()
-	cfg.DisableBreaker, cfg.Breaker, cfg.Observer = false, br, counters.Observe
-	c, _, _ := newClient(t, cfg)
-	if _, _, err := get(t, c, context.Background(), s.URL); !errors.Is(err, syscall.ECONNRESET) {
-		t.Fatalf("first GET = %v, want the reset", err)
-	}
-	if br.State(time.Now()) != breaker.Open {
-		t.Fatal("breaker not open after 3 resets")
-	}
-	conns, hits := s.conns.Load(), s.hits.Load()
-	for range 20 {
-		var closed atomic.Int64
-		req, _ := http.NewRequest(http.MethodPut, s.URL, requestBody{Reader: strings.NewReader("x"), closed: &closed})
-		req.GetBody = func() (io.ReadCloser, error) { return io.NopCloser(strings.NewReader("x")), nil }
-		start := time.Now()
-		_, _, err := send(c, req)
-		if !errors.Is(err, retry.ErrBreakerOpen) {
-			t.Fatalf("GET with the breaker open = %v, want ErrBreakerOpen", err)
+	synctest.Test(t, func(t *testing.T) {
+		s := newPipeServer(t, func(w http.ResponseWriter, r *http.Request, n int64) { hangUp(w) })
+		br, err := breaker.New(breaker.Config{Failures: 3, OpenTimeout: time.Hour})
+		if err != nil {
+			t.Fatal(err)
 		}
-		if took := time.Since(start); took > 50*time.Millisecond {
-			t.Fatalf("refusal took %v, want at once", took)
+		var counters retry.Counters
+		cfg := quick()
+		cfg.DisableBreaker, cfg.Breaker, cfg.Observer = false, br, counters.Observe
+		c, _ := newPipeClient(t, s, cfg)
+		if _, _, err := get(t, c, context.Background(), s.URL); !errors.Is(err, retry.ErrAttemptsExhausted) || s.hits.Load() != 3 {
+			t.Fatalf("first GET = %v after %d attempts, want ErrAttemptsExhausted after 3 hang-ups", err, s.hits.Load())
 		}
-		if closed.Load() != 1 {
-			t.Fatalf("refused request's body closed %d times, want 1", closed.Load())
+		if br.State(time.Now()) != breaker.Open {
+			t.Fatal("breaker not open after 3 hang-ups")
 		}
-	}
-	if s.conns.Load() != conns || s.hits.Load() != hits {
-		t.Fatalf("connections %d → %d, requests %d → %d while open: want no change", conns, s.conns.Load(), hits, s.hits.Load())
-	}
-	if st := counters.Snapshot(); st.BreakerRefusals != 20 {
-		t.Fatalf("%d breaker refusals counted, want 20", st.BreakerRefusals)
-	}
+		conns, hits := s.conns(), s.hits.Load()
+		for range 20 {
+			var closed atomic.Int64
+			req, _ := http.NewRequest(http.MethodPut, s.URL, requestBody{Reader: strings.NewReader("x"), closed: &closed})
+			req.GetBody = func() (io.ReadCloser, error) { return io.NopCloser(strings.NewReader("x")), nil }
+			start := time.Now()
+			_, _, err := send(c, req)
+			if !errors.Is(err, retry.ErrBreakerOpen) {
+				t.Fatalf("PUT with the breaker open = %v, want ErrBreakerOpen", err)
+			}
+			if took := time.Since(start); took != 0 {
+				t.Fatalf("refusal took %v, want at once", took)
+			}
+			if closed.Load() != 1 {
+				t.Fatalf("refused request's body closed %d times, want 1", closed.Load())
+			}
+		}
+		if s.conns() != conns || s.hits.Load() != hits {
+			t.Fatalf("connections %d → %d, requests %d → %d while open: want no change", conns, s.conns(), hits, s.hits.Load())
+		}
+		if st := counters.Snapshot(); st.BreakerRefusals != 20 {
+			t.Fatalf("%d breaker refusals counted, want 20", st.BreakerRefusals)
+		}
+	})
 }
 
 // The default breakers are per host: one failing host opens its own

@@ -71,7 +71,7 @@ func Average(c Config, seeds int) (Summary, error) {
 // averager averages runs made with run over seeds. With once set (the
 // event-driven simulator's tables) it does no work twice: a seed-free run
 // (see seedFree) is made once for all its seeds, and an untraced average of
-// a configuration it has averaged before is looked up. The tick-loop twin
+// a configuration it has averaged before is looked up. The reference
 // leaves once unset and makes every run, for the tests and the benchmarks
 // that compare the two.
 type averager struct {

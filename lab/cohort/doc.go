@@ -52,7 +52,8 @@
 // not with Horizon × Clients, and its memory does not grow with Horizon. It
 // computes the waits of the schedule package's policies itself, found once
 // per run by their concrete type, rather than through the interface per
-// refusal. Its results are identical to a loop over every millisecond that
-// applies the rules above (the package's tests keep such a loop as the
-// oracle).
+// refusal. Its results are identical to those of [RunReference], a loop
+// over every millisecond that applies the rules above and nothing else,
+// written to be read; [Reference] returns its source, and the package's
+// tests compare the two on hundreds of random configurations.
 package cohort

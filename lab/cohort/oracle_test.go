@@ -8,12 +8,13 @@ import (
 	"time"
 
 	"github.com/backofflab/backofflab/lab/lcg"
+	"github.com/backofflab/backofflab/lab/schedule"
 )
 
-// randomConfigs returns n varied, small configurations (so that the tick
-// loop stays quick), drawn from a fixed generator: every policy, with and
-// without outage and spread, horizons that cut runs short and ones that do
-// not, limits above and below the cohort size.
+// randomConfigs returns n varied, small configurations (so that the
+// reference stays quick), drawn from a fixed generator: every policy of
+// package schedule, with and without outage and spread, horizons that cut
+// runs short and ones that do not, limits above and below the cohort size.
 func randomConfigs(n int) []Config {
 	g := lcg.MustNew(7)
 	pick := func(lo, hi int) int { return lo + int(g.Float64()*float64(hi-lo+1)) }
@@ -21,10 +22,18 @@ func randomConfigs(n int) []Config {
 	var out []Config
 	for len(out) < n {
 		base := pick(1, 200)
-		l := Lineup()
-		p, err := NewPolicy(l[pick(0, len(l)-1)].Name, msd(base), msd(base*pick(1, 40)), msd(pick(1, 200)))
+		names := schedule.Names()
+		p, err := NewPolicy(names[pick(0, len(names)-1)], msd(base), msd(base*pick(1, 40)), msd(pick(1, 200)))
 		if err != nil {
 			panic(err)
+		}
+		// Now and then a multiplier other than 2, or sub-millisecond waits,
+		// which the simulator does not compute itself but asks the policy.
+		switch pick(0, 7) {
+		case 0:
+			p = schedule.Exponential{Base: msd(base), Cap: msd(base * 50), Multiplier: 1 + 2*g.Float64()}
+		case 1:
+			p = schedule.FullJitter{Base: time.Duration(pick(1, 3000)) * time.Microsecond, Multiplier: 3}
 		}
 		c := Config{
 			Clients: pick(1, 80),
@@ -41,10 +50,19 @@ func randomConfigs(n int) []Config {
 	return out
 }
 
-// TestEventsMatchTickLoop checks that the event-driven simulator and the
-// millisecond loop agree exactly, attempt by attempt, on hundreds of
+// reference is RunReference as a runner, with the trace only if asked.
+func reference(c Config, traced bool) (Result, *Trace, error) {
+	r, tr, err := RunReference(c)
+	if !traced {
+		tr = nil
+	}
+	return r, tr, err
+}
+
+// TestRunIsTheReference checks that the event-driven simulator and the
+// reference agree exactly, attempt by attempt, on hundreds of random
 // configurations and on the lesson's own settings.
-func TestEventsMatchTickLoop(t *testing.T) {
+func TestRunIsTheReference(t *testing.T) {
 	configs := randomConfigs(400)
 	for _, p := range Lineup() {
 		for s := range int64(3) {
@@ -60,12 +78,12 @@ func TestEventsMatchTickLoop(t *testing.T) {
 		if err != nil {
 			t.Fatalf("config %d %+v: %v", i, c, err)
 		}
-		want, wtr, err := tickRun(c, true)
+		want, wtr, err := RunReference(c)
 		if err != nil {
-			t.Fatalf("config %d: tick loop: %v", i, err)
+			t.Fatalf("config %d: reference: %v", i, err)
 		}
 		if got != want {
-			t.Fatalf("config %d %+v:\nevents %+v\ntick   %+v", i, c, got, want)
+			t.Fatalf("config %d %+v:\nevents    %+v\nreference %+v", i, c, got, want)
 		}
 		if !slices.Equal(gtr.Attempts, wtr.Attempts) || gtr.End != wtr.End {
 			t.Fatalf("config %d %+v: traces differ", i, c)
@@ -88,34 +106,19 @@ func TestCallBudget(t *testing.T) {
 	}{{2252, false}, {2251, true}, {0, false}, {1, true}} {
 		t.Run(fmt.Sprintf("budget %d", tc.budget), func(t *testing.T) {
 			c.MaxCalls = tc.budget
-			for name, run := range map[string]runner{"events": simulate, "tick": tickRun} {
+			var msgs []string
+			for name, run := range map[string]runner{"events": simulate, "reference": reference} {
 				_, _, err := run(c, false)
 				if fails := errors.Is(err, ErrTooManyCalls); fails != tc.fails || (err != nil && !fails) {
 					t.Errorf("%s: error %v, want failure %v", name, err, tc.fails)
 				}
+				if err != nil {
+					msgs = append(msgs, err.Error())
+				}
+			}
+			if len(msgs) == 2 && msgs[0] != msgs[1] {
+				t.Errorf("the two simulators say different things:\n%s\n%s", msgs[0], msgs[1])
 			}
 		})
-	}
-}
-
-// TestTickFastMatchesTickLoop checks that the benchmarks' fast tick loop
-// is a faithful twin of the oracle.
-func TestTickFastMatchesTickLoop(t *testing.T) {
-	configs := randomConfigs(200)
-	for _, sc := range denseScenarios() {
-		configs = append(configs, sc.c)
-	}
-	for i, c := range configs {
-		got, _, err := tickFast(c, false)
-		if err != nil {
-			t.Fatalf("config %d: %v", i, err)
-		}
-		want, _, err := tickRun(c, false)
-		if err != nil {
-			t.Fatalf("config %d: tick loop: %v", i, err)
-		}
-		if got != want {
-			t.Fatalf("config %d %+v:\nfast %+v\ntick %+v", i, c, got, want)
-		}
 	}
 }

@@ -7,9 +7,9 @@ import (
 )
 
 //go:embed reference.go
-var reference string
+var referenceText string
 
 // Reference returns the model's source, reference.go: the lessons' rules in
 // the order lesson 01 states them, which every Run follows. Print it in a
 // cell with fmt.Print(waves.Reference()).
-func Reference() lab.Source { return lab.Source{Path: "lab/waves/reference.go", Text: reference} }
+func Reference() lab.Source { return lab.Source{Path: "lab/waves/reference.go", Text: referenceText} }

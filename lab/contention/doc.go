@@ -46,4 +46,9 @@
 // randomness (hop delays by a ziggurat over the generator, jittered waits)
 // comes from one seeded [lcg.LCG]. [Repeat] averages many runs drawn from one
 // stream and [Sweep] repeats that over a range of client counts and policies.
+//
+// [RunReference] is the same model written to be read, on container/heap,
+// with no queue of its own: the lesson's rules in the lesson's order, and
+// exactly Run's results (the tests compare the two on random
+// configurations). [Reference] returns its source.
 package contention

@@ -21,6 +21,22 @@ func ExampleRun() {
 	// 99 writes, everyone committed after 797 ms
 }
 
+// The reference, which a lesson prints to show the model, gives exactly
+// what Run gives.
+func ExampleRunReference() {
+	r, err := contention.RunReference(contention.Lesson().WithClients(20))
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	fast, _ := contention.Run(contention.Lesson().WithClients(20))
+	fmt.Printf("%d writes, everyone committed after %.0f ms; the same as Run: %v\n", r.Writes, r.Time.Seconds()*1000, r == fast)
+	fmt.Println(contention.Reference().Path)
+	// Output:
+	// 99 writes, everyone committed after 797 ms; the same as Run: true
+	// lab/contention/reference.go
+}
+
 // The five policies at 50 clients, ten runs each: exponential backoff
 // without jitter makes many calls and is by far the slowest.
 func ExampleCompare() {

@@ -35,8 +35,9 @@ func BenchmarkRun(b *testing.B) {
 }
 
 // BenchmarkMemory runs the default setting for its 60 s and for ten times
-// as long (ten times the arrivals): B/op, everything a run allocates, is an
-// upper bound on its peak memory and should not grow with the run.
+// as long (ten times the arrivals), with Run and with the reference: B/op,
+// everything a run allocates, is an upper bound on its peak memory. Run's
+// should not grow with the run; the reference's grows with the queue.
 func BenchmarkMemory(b *testing.B) {
 	for _, k := range []int{1, 10} {
 		c := Lesson()
@@ -45,6 +46,14 @@ func BenchmarkMemory(b *testing.B) {
 			b.ReportAllocs()
 			for b.Loop() {
 				if _, err := Run(c); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+		b.Run(fmt.Sprintf("arrivals=x%d/reference", k), func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				if _, err := RunReference(c); err != nil {
 					b.Fatal(err)
 				}
 			}

@@ -202,6 +202,25 @@ func (c Config) Validate() error {
 	return nil
 }
 
+// remedies returns the retry budget and the circuit breaker c asks for (nil
+// if it asks for none). A breaker without a Rand of its own draws its open
+// times from g, so that they follow the seed too. c must be valid.
+func (c Config) remedies(g *lcg.LCG) (*budget.Budget, *breaker.Breaker) {
+	var bud *budget.Budget
+	if c.Budget != nil {
+		bud, _ = budget.New(*c.Budget) // validated
+	}
+	var brk *breaker.Breaker
+	if c.Breaker != nil {
+		bc := *c.Breaker
+		if bc.Rand == nil {
+			bc.Rand = g
+		}
+		brk, _ = breaker.New(bc) // validated
+	}
+	return bud, brk
+}
+
 // ticks is d in whole ticks, rounded up; d and tick must be positive and
 // in range, so the sum cannot overflow.
 func ticks(d, tick time.Duration) int {

@@ -54,4 +54,11 @@
 // with Retry-After is assumed to cost the server no capacity. All randomness
 // (arrivals, the breaker's open times, the pacing jitter) comes from one
 // seeded lcg.LCG, so a seed fixes every number.
+//
+// [RunReference] is the model written to be read, with the queue as the
+// lesson describes it: every entry, abandoned or not. [Run] gives exactly
+// its results (the tests compare the two on random configurations) in
+// memory that follows only the entries someone still waits for, the last
+// Timeout's attempts, however long the queue grows. [Reference] returns the
+// reference's source.
 package overload

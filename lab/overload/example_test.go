@@ -122,3 +122,20 @@ func ExampleRemedyBoard() {
 	// pacing: goodput back 220ms after the dip
 	// overload: no remedy named "retry harder": want one of ["no limit" "budget" "breaker" "pacing"]
 }
+
+// The reference keeps every entry in the queue, as the lesson describes it,
+// and gives exactly what Run gives; a lesson prints its source to show the
+// model.
+func ExampleRunReference() {
+	r, err := overload.RunReference(overload.Lesson())
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	fast, _ := overload.Run(overload.Lesson())
+	fmt.Printf("queue at the end %d, served for nobody %d; the same as Run: %v\n", r.FinalQueue, r.Wasted, r.FinalQueue == fast.FinalQueue && r.Wasted == fast.Wasted && r.Failed == fast.Failed)
+	fmt.Println(overload.Reference().Path)
+	// Output:
+	// queue at the end 71040, served for nobody 47000; the same as Run: true
+	// lab/overload/reference.go
+}

@@ -2,7 +2,6 @@ package overload
 
 import (
 	"container/heap"
-	"math"
 	"time"
 
 	"github.com/backofflab/backofflab/lab/lcg"
@@ -99,28 +98,6 @@ type entry struct {
 	attempt uint8 // 1 for a first attempt
 }
 
-// retry is an attempt a client will send at tick due, after a Retry-After.
-type retry struct {
-	due     int
-	attempt uint8
-}
-
-// retries is a min-heap of pending retries by due tick; ties keep no
-// particular order, which does not matter because retries due at the same
-// tick are indistinguishable.
-type retries []retry
-
-func (h retries) Len() int           { return len(h) }
-func (h retries) Less(i, j int) bool { return h[i].due < h[j].due }
-func (h retries) Swap(i, j int)      { h[i], h[j] = h[j], h[i] }
-func (h *retries) Push(x any)        { *h = append(*h, x.(retry)) }
-func (h *retries) Pop() any {
-	old := *h
-	x := old[len(old)-1]
-	*h = old[:len(old)-1]
-	return x
-}
-
 // origin is the wall-clock instant simulated time 0 maps to, for the budget
 // and the breaker, whose methods take a time.Time.
 var origin = time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
@@ -152,7 +129,7 @@ type sim struct {
 	dead    int
 	live    []entry
 	first   int
-	pending retries
+	pending pacedRetries
 	tick    int
 	now     time.Time
 	res     Result
@@ -172,29 +149,11 @@ func newSim(c Config) *sim {
 		timeout:   ticks(c.Timeout, c.Tick),
 		perSample: int(c.Sample / c.Tick),
 	}
-	if c.Budget != nil {
-		s.bud, _ = budget.New(*c.Budget) // validated
-	}
-	if c.Breaker != nil {
-		bc := *c.Breaker
-		if bc.Rand == nil {
-			bc.Rand = s.g
-		}
-		s.brk, _ = breaker.New(bc) // validated
-	}
+	s.bud, s.brk = c.remedies(s.g)
 	s.rec = newRecovery(c, ticks(c.DipEnd, c.Tick))
 	s.res.Timeline = make([]Point, 0, (s.nTicks+s.perSample-1)/s.perSample)
-	s.nextArrival = s.gap()
+	s.nextArrival = poissonGap(s.c.Rate, s.g)
 	return s
-}
-
-// gap draws the time to the next arrival of a Poisson process with rate
-// c.Rate: an exponential variate, in seconds (+Inf for a zero rate).
-func (s *sim) gap() float64 {
-	if s.c.Rate == 0 {
-		return math.Inf(1)
-	}
-	return -math.Log(1-s.g.Float64()) / s.c.Rate
 }
 
 func (s *sim) run() {
@@ -212,14 +171,14 @@ func (s *sim) run() {
 
 		s.expire()
 		for len(s.pending) > 0 && s.pending[0].due <= k {
-			r := heap.Pop(&s.pending).(retry)
-			s.send(r.attempt)
+			r := heap.Pop(&s.pending).(pacedRetry)
+			s.send(uint8(r.attempt))
 		}
 		n := 0
 		end := float64(k+1) * tickSec
 		for s.nextArrival < end {
 			n++
-			s.nextArrival += s.gap()
+			s.nextArrival += poissonGap(c.Rate, s.g)
 		}
 		s.res.Requests += n
 		s.cur.Arrivals += float64(n)
@@ -326,7 +285,7 @@ func (s *sim) send(attempt uint8) {
 				s.res.Failed++
 				return
 			}
-			heap.Push(&s.pending, retry{due: s.tick + max(1, ticks(wait, s.c.Tick)), attempt: attempt + 1})
+			heap.Push(&s.pending, pacedRetry{due: s.tick + max(1, ticks(wait, s.c.Tick)), attempt: int(attempt) + 1})
 			return
 		}
 	}

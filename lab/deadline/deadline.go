@@ -38,17 +38,18 @@
 // in when a request stops, so every mode sees the same start, the same
 // attempt times and the same waits for every request, and their results
 // compare request by request.
+//
+// Run, in reference.go, is the whole model and needs no faster engine;
+// [Reference] returns its source for a lesson to print.
 package deadline
 
 import (
 	"errors"
 	"fmt"
-	"math"
 	"time"
 
 	"github.com/backofflab/backofflab/lab/lcg"
 	"github.com/backofflab/backofflab/lab/schedule"
-	"github.com/backofflab/backofflab/retry"
 )
 
 // Limits on a Config; Validate names the one that is exceeded.
@@ -240,57 +241,6 @@ func (r Result) WastedShare() float64 {
 	return float64(r.Wasted) / float64(r.Attempts)
 }
 
-// Run simulates c once. It returns an error naming the parameter if c is
-// invalid.
-func Run(c Config) (Result, error) {
-	if err := c.Validate(); err != nil {
-		return Result{}, err
-	}
-	r := Result{Mode: c.Mode, Requests: c.Requests}
-	worst := c.Worst
-	if worst == 0 {
-		worst = c.AttemptMax
-	}
-	for i := range c.Requests {
-		g := lcg.MustNew(StreamSeed(c.Seed, i))
-		var start time.Duration
-		if c.Spread > 0 {
-			start = uniform(0, c.Spread-1, g)
-		}
-		deadline := start + c.Budget
-		t := start
-		var prev time.Duration
-		for n := 0; ; n++ {
-			end := add(t, uniform(c.AttemptMin, c.AttemptMax, g))
-			r.Attempts++
-			if end > deadline {
-				r.Wasted++
-			}
-			if t >= c.Outage {
-				if end <= deadline {
-					r.InTime++
-				} else {
-					r.Late++
-				}
-				break
-			}
-			if n+1 == c.MaxAttempts {
-				r.Exhausted++
-				break
-			}
-			prev = c.Policy.Delay(n, prev, g)
-			wake := add(end, max(prev, 0))
-			if (c.Mode == CheckBeforeSleep && !retry.Fits(prev, worst, deadline-end)) ||
-				(c.Mode == CheckOnWake && wake >= deadline) {
-				r.GaveUp++
-				break
-			}
-			t = wake
-		}
-	}
-	return r, nil
-}
-
 // Rows are the results of one setting in several modes.
 type Rows []Result
 
@@ -332,18 +282,4 @@ func StreamSeed(seed int64, i int) int64 {
 	z = (z ^ z>>27) * 0x94d049bb133111eb
 	z ^= z >> 31
 	return int64(z >> 33)
-}
-
-// uniform returns a time drawn uniformly from [lo, hi] (whole nanoseconds)
-// with one draw from g.
-func uniform(lo, hi time.Duration, g *lcg.LCG) time.Duration {
-	return lo + min(time.Duration(g.Float64()*float64(hi-lo+1)), hi-lo)
-}
-
-// add returns t + d, saturating at the largest Duration.
-func add(t, d time.Duration) time.Duration {
-	if d > math.MaxInt64-t {
-		return math.MaxInt64
-	}
-	return t + d
 }

@@ -47,3 +47,12 @@ func ExampleConfig_WithWorst() {
 	// worst case 0s wasted 0 attempts
 	// worst case 100ms wasted 24 attempts
 }
+
+// The model is one short file; a lesson prints it with
+// fmt.Print(deadline.Reference()).
+func ExampleReference() {
+	src := deadline.Reference()
+	fmt.Println(src.Path, src.Lines() <= 200)
+	// Output:
+	// lab/deadline/reference.go true
+}

@@ -1,7 +1,9 @@
-// Package notebooks holds the lessons. Its test executes every notebook on the Backoff Lab
-// kernel, as a learner would, and fails on any cell error or panic, on a chart cell without a
-// chart, on a run past its timeout, and on a notebook whose saved outputs differ from a fresh run
-// (the lessons are seeded: the same code must print the same numbers).
+// Package notebooks holds the lessons. Its test executes every notebook once on the Backoff Lab
+// kernel (nbclient), as a learner would, every cell included, and fails on any cell error or
+// panic, on a chart cell without a chart, on a run past its timeout, and on a notebook whose
+// saved outputs differ from a fresh run: text exactly, images, interactive charts and
+// explorables by a hash of their data (the lessons are seeded and render deterministically: the
+// same code must show the same numbers and draw the same pixels; see notebook.Compare).
 //
 // It needs scripts/setup to have run (the test command does that first). With -short it only
 // checks that every notebook matches its text source.
@@ -109,7 +111,8 @@ func TestNotebooksExecute(t *testing.T) {
 		return cmp.Compare(slices.Index(realTime, b), slices.Index(realTime, a))
 	})
 	// One executor for every notebook: one Python process, not one `jupyter nbconvert` each.
-	ex, err := notebook.StartExecutor(notebook.ExecOptions{CellTimeout: 3 * time.Minute, Timeout: 10 * time.Minute})
+	// Cells tagged skip-execution (saved without outputs) run too: each cell runs once a run.
+	ex, err := notebook.StartExecutor(notebook.ExecOptions{CellTimeout: 3 * time.Minute, Timeout: 10 * time.Minute, RunSkipped: true})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -130,7 +133,43 @@ func TestNotebooksExecute(t *testing.T) {
 	}
 }
 
-// executeAndCompare runs the notebook at nbPath and compares what it prints with its saved outputs.
+// untaggedMeasured finds, until the lesson sources tag them measured (see notebook.TagMeasured),
+// the cells whose charts draw a run that varies from run to run: by notebook, a piece of the
+// cells' code. Lesson 11's storms and lesson 12's Retry-After cohorts run over real sockets in
+// real time; lesson 13's storms draw from the libraries' own unseeded generators.
+var untaggedMeasured = map[string]string{
+	"11-storm.ipynb":          "stormPanel(name, r)",
+	"12-apply-it.ipynb":       "flaky.CompareCohorts(",
+	"13-whose-defaults.ipynb": "zoo.Chart(",
+}
+
+// tagMeasured tags measured the cells of nb that untaggedMeasured names, and fails the test if
+// it names none, or only cells tagged already (then the entry is no longer needed).
+func tagMeasured(t *testing.T, nbPath string, nb *notebook.Notebook) {
+	code, ok := untaggedMeasured[nbPath]
+	if !ok {
+		return
+	}
+	tagged := 0
+	for i, c := range nb.Cells {
+		if c.CellType != "code" || !strings.Contains(string(c.Source), code) || c.HasTag(notebook.TagMeasured) {
+			continue
+		}
+		tags, _ := c.Metadata["tags"].([]any)
+		if nb.Cells[i].Metadata == nil {
+			nb.Cells[i].Metadata = map[string]any{}
+		}
+		nb.Cells[i].Metadata["tags"] = append(slices.Clone(tags), notebook.TagMeasured)
+		tagged++
+	}
+	if tagged == 0 {
+		t.Errorf("untaggedMeasured names the cells of %s with %q, and it has no such cell untagged: update the list", nbPath, code)
+	}
+}
+
+// executeAndCompare runs the notebook at nbPath and compares what it shows with its saved
+// outputs: text exactly, images, interactive charts and explorables by a hash of their data
+// (notebook.Compare). A run that differs is kept in .cache/executed/ for a person to look at.
 func executeAndCompare(t *testing.T, ex *notebook.Executor, nbPath string) {
 	saved, err := notebook.Read(nbPath)
 	if err != nil {
@@ -149,13 +188,15 @@ func executeAndCompare(t *testing.T, ex *notebook.Executor, nbPath string) {
 	for _, p := range notebook.Check(run) {
 		t.Errorf("%s", p)
 	}
-	got, want := notebook.TextOutputs(run), notebook.TextOutputs(saved)
-	if len(got) != len(want) {
-		t.Fatalf("fresh run has %d code cells, saved notebook %d", len(got), len(want))
+	tagMeasured(t, nbPath, saved)
+	diffs := notebook.Compare(saved, run)
+	for _, p := range diffs {
+		t.Errorf("%s", p)
 	}
-	for i := range got {
-		if got[i] != want[i] {
-			t.Errorf("fresh run differs from the saved outputs (not deterministic, or the notebook is stale: run scripts/build-notebooks):\nfresh:\n%s\nsaved:\n%s", got[i], want[i])
+	if len(diffs) > 0 {
+		keep := filepath.Join("..", ".cache", "executed", nbPath)
+		if err := os.MkdirAll(filepath.Dir(keep), 0o755); err == nil && run.Write(keep) == nil {
+			t.Logf("the fresh run is kept in %s", keep)
 		}
 	}
 }

@@ -22,6 +22,10 @@ type ExecOptions struct {
 	CellTimeout time.Duration
 	// Timeout bounds the whole run; zero means 20 minutes.
 	Timeout time.Duration
+	// RunSkipped runs the cells tagged skip-execution too (Executor only). A test sets it so
+	// that such a cell, whose outputs are not saved, still runs once: Check checks it, Compare
+	// leaves it out.
+	RunSkipped bool
 }
 
 // withDefaults returns opt with its zero durations replaced by their defaults.
@@ -104,7 +108,8 @@ func (p Problem) String() string { return fmt.Sprintf("cell %d: %s", p.Cell, p.M
 
 // Check returns what is wrong with an executed notebook: a cell that errored or printed a panic,
 // a code cell that was not executed (unless tagged skip-execution), a cell tagged expect-chart
-// with no chart among its outputs.
+// with no chart among its outputs. A cell tagged skip-execution that a run did execute is
+// checked as any other.
 func Check(nb *Notebook) []Problem {
 	var probs []Problem
 	for i, c := range nb.Cells {
@@ -112,8 +117,8 @@ func Check(nb *Notebook) []Problem {
 			continue
 		}
 		n := i + 1
-		if c.HasTag(TagSkipExecution) {
-			continue
+		if c.HasTag(TagSkipExecution) && c.ExecutionCount == nil {
+			continue // not run, as saved; a run that executes it checks it as any other
 		}
 		if c.ExecutionCount == nil {
 			probs = append(probs, Problem{n, "was not executed"})
@@ -154,33 +159,3 @@ func isChart(o Output) bool {
 var ansi = regexp.MustCompile(`\x1b\[[0-9;]*m`)
 
 func stripANSI(s string) string { return ansi.ReplaceAllString(s, "") }
-
-// TextOutputs returns, per code cell, the text a reader sees: stdout, text/plain and text/html
-// outputs (images are left out: they are checked for presence, not bytes). Two runs of a seeded
-// lesson must give the same TextOutputs.
-func TextOutputs(nb *Notebook) []string {
-	var out []string
-	for i, c := range nb.Cells {
-		if c.CellType != "code" {
-			continue
-		}
-		var b strings.Builder
-		fmt.Fprintf(&b, "cell %d:\n", i+1)
-		for _, o := range c.Outputs {
-			switch o.OutputType {
-			case "stream":
-				if o.Name == "stdout" {
-					b.WriteString(string(o.Text))
-				}
-			case "display_data", "execute_result":
-				for _, mime := range []string{"text/plain", "text/markdown", "text/html"} {
-					if t, ok := o.Data[mime]; ok {
-						fmt.Fprintf(&b, "[%s]\n%s\n", mime, t)
-					}
-				}
-			}
-		}
-		out = append(out, b.String())
-	}
-	return out
-}

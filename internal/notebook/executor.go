@@ -128,7 +128,7 @@ func (e *Executor) Execute(ctx context.Context, in, out string) error {
 	e.waiting[id] = ch
 	req, _ := json.Marshal(map[string]any{
 		"id": id, "in": absIn, "out": absOut, "kernel": KernelName,
-		"timeout": int(e.opt.CellTimeout.Seconds()),
+		"timeout": int(e.opt.CellTimeout.Seconds()), "run_skipped": e.opt.RunSkipped,
 	})
 	_, err = e.stdin.Write(append(req, '\n'))
 	e.mu.Unlock()

@@ -1,9 +1,10 @@
 """Runs notebooks for notebook.Executor: one Python process for many notebooks, several at once.
 
 Reads one JSON request a line on stdin: {"id": N, "in": PATH, "out": PATH, "timeout": SECONDS,
-"kernel": NAME}. Executes the notebook at "in" with nbclient, as `jupyter nbconvert --execute
---allow-errors` does (cells tagged skip-execution are skipped, no timing recorded, the kernel's
-working directory is the notebook's folder), writes it to "out", and prints one JSON line:
+"kernel": NAME, "run_skipped": BOOL}. Executes the notebook at "in" with nbclient, as `jupyter
+nbconvert --execute --allow-errors` does (cells tagged skip-execution are skipped unless
+run_skipped, no timing recorded, the kernel's working directory is the notebook's folder),
+writes it to "out", and prints one JSON line:
 {"id": N, "error": null} or {"id": N, "error": "what went wrong"}. Ends when stdin closes and
 every notebook it started has ended.
 """
@@ -28,6 +29,8 @@ async def run(req):
         record_timing=False,
         resources={"metadata": {"path": os.path.dirname(os.path.abspath(req["in"]))}},
     )
+    if req.get("run_skipped"):
+        client.skip_cells_with_tag = "backofflab-run-every-cell"  # a tag no cell carries
     await client.async_execute()
     nbformat.write(nb, req["out"])
 

@@ -57,6 +57,10 @@ const (
 	TagExpectChart = "expect-chart"
 	// TagSkipExecution marks a cell that needs a live browser (a widget); headless runs skip it.
 	TagSkipExecution = "skip-execution"
+	// TagMeasured marks a cell whose charts draw a run whose numbers vary from run to run (one
+	// in real time, or a library's own unseeded randomness): Compare checks their kind and
+	// size, not their bytes. Its text must still come out the same.
+	TagMeasured = "measured"
 )
 
 // KernelName is the kernel every lesson runs on; scripts/setup registers it.

@@ -12,7 +12,7 @@
 //	go test ./exercises/solutions/notebooks -update
 //
 // The tests check that the saved notebooks match their sources, then execute both versions on the
-// Backoff Lab kernel (skipped with -short; needs scripts/setup): every instructor notebook must
+// Backoff Lab kernel, each once, side by side (skipped with -short; needs scripts/setup): every instructor notebook must
 // pass its checks, and every learner notebook must run, with its test cells failing and saying in
 // plain words which functions are not written yet.
 package notebooks_test
@@ -21,9 +21,11 @@ import (
 	"bytes"
 	"context"
 	"flag"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -122,13 +124,41 @@ func TestNotebooksAreBuiltFromTheirSources(t *testing.T) {
 	}
 }
 
+// The exercise notebooks run side by side (the tests that execute them are parallel) through
+// one notebook.Executor, started by the first of them and closed by TestMain: one Python process
+// running nbclient, as for the lessons, with the kernel in class mode (no gopls, which executing
+// a cell never asks; cell programs linked without a symbol table), as a class's learners run them.
+var (
+	executorOnce sync.Once
+	executor     *notebook.Executor
+	executorErr  error
+)
+
+func TestMain(m *testing.M) {
+	code := m.Run()
+	if executor != nil {
+		if err := executor.Close(); err != nil {
+			fmt.Fprintln(os.Stderr, err)
+			code = 1
+		}
+	}
+	os.Exit(code)
+}
+
 // execute runs the notebook at path on the Backoff Lab kernel and returns the executed notebook.
 func execute(t *testing.T, path string) *notebook.Notebook {
 	t.Helper()
+	executorOnce.Do(func() {
+		if executorErr = os.Setenv("BACKOFFLAB_CLASS", "1"); executorErr == nil {
+			executor, executorErr = notebook.StartExecutor(notebook.ExecOptions{CellTimeout: 2 * time.Minute, Timeout: 5 * time.Minute})
+		}
+	})
+	if executorErr != nil {
+		t.Fatal(executorErr)
+	}
 	out := filepath.Join(t.TempDir(), filepath.Base(path))
 	start := time.Now()
-	err := notebook.Execute(context.Background(), path, out, notebook.ExecOptions{CellTimeout: 2 * time.Minute, Timeout: 5 * time.Minute})
-	if err != nil {
+	if err := executor.Execute(context.Background(), path, out); err != nil {
 		t.Fatal(err)
 	}
 	t.Logf("%s executed in %v", path, time.Since(start).Round(100*time.Millisecond))
@@ -168,8 +198,10 @@ func TestInstructorNotebooksPassTheirChecks(t *testing.T) {
 	if testing.Short() {
 		t.Skip("executing notebooks takes a while; run without -short")
 	}
+	t.Parallel()
 	for _, e := range exercises(t) {
 		t.Run(e.name, func(t *testing.T) {
+			t.Parallel()
 			nb := execute(t, e.instructor)
 			for _, p := range notebook.Check(nb) {
 				t.Errorf("%s", p)
@@ -187,8 +219,10 @@ func TestLearnerNotebooksSayWhatIsNotWritten(t *testing.T) {
 	if testing.Short() {
 		t.Skip("executing notebooks takes a while; run without -short")
 	}
+	t.Parallel()
 	for _, e := range exercises(t) {
 		t.Run(e.name, func(t *testing.T) {
+			t.Parallel()
 			nb := execute(t, e.learner)
 			for _, p := range notebook.Check(nb) {
 				t.Errorf("cell %d fails with the stubs (only the test cells may, and only on standard error): %s", p.Cell, p)
@@ -222,6 +256,7 @@ func TestCheckNamesTheCellOfAnAnswerThatDoesNotCompile(t *testing.T) {
 	if testing.Short() {
 		t.Skip("executing notebooks takes a while; run without -short")
 	}
+	t.Parallel()
 	nb, err := notebook.Read(filepath.Join(learnerDir, "waves-overload.ipynb"))
 	if err != nil {
 		t.Fatal(err)

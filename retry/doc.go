@@ -3,9 +3,10 @@
 //
 //   - Full jitter. Each wait is drawn uniformly from [0, min(cap, base·2ⁿ)),
 //     on the first retry as well as at the cap, so clients that failed
-//     together do not retry together (DefaultPolicy: base 100 ms, cap 10 s;
-//     any Policy can replace it, every policy of the lessons' schedule
-//     package among them).
+//     together do not retry together (DefaultPolicy: base 100 ms, cap 10 s).
+//     The package has the other policies the Backoff Lab lessons compare
+//     too (Exponential, EqualJitter, UniformJitter, Decorrelated, Constant,
+//     Immediate), and any Policy of your own can replace it.
 //   - An attempt limit: three attempts per call, the SRE book's figure.
 //   - A deadline check before every sleep. When the wait plus a worst-case
 //     attempt would end after the context's deadline, the call gives up at
@@ -42,9 +43,8 @@
 //
 // The package, with its breaker and budget, is a module of its own that
 // needs only the standard library: importing it adds nothing else to a
-// service's build list. Its Policy and Uniform have the method sets of the
-// Backoff Lab lessons' schedule package, whose policies fit here as they
-// are.
+// service's build list. The lessons' schedule package is built on its
+// policies: a lesson's figure and a service's retries run the same code.
 //
 // Budgets and breakers are shared state: they work because many calls see
 // the same one. Make one Retrier or Transport per dependency and keep it.

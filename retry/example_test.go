@@ -54,7 +54,7 @@ func ExampleRetrier_Do() {
 // the call gives up at once, after one attempt, instead of sleeping into it.
 // The error says which wait it refused.
 func ExampleRetrier_Do_deadline() {
-	r, _ := retry.New(retry.Config{Policy: constant(time.Second)})
+	r, _ := retry.New(retry.Config{Policy: retry.Constant{Base: time.Second}})
 	ctx, cancel := context.WithTimeout(context.Background(), 100*time.Millisecond)
 	defer cancel()
 	err := r.Do(ctx, func(context.Context) error { return errors.New("unavailable") })

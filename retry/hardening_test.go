@@ -76,7 +76,7 @@ func TestTransportDrainOfAStalledBodyIsBounded(t *testing.T) {
 				})
 				stall = stallUntilCleanup(t)
 				cfg := quick()
-				cfg.Policy = constant(0)
+				cfg.Policy = retry.Constant{Base: 0}
 				c, _ := newPipeClient(t, s, cfg)
 				// Background, as in the report: only the drain's own
 				// bound can end the stall (a regression deadlocks the
@@ -484,7 +484,7 @@ func TestDoGivesUpAtOnceWhenItsFailureOpensTheBreaker(t *testing.T) {
 	br := mustBreaker(t, breaker.Config{Failures: 2, OpenTimeout: time.Hour})
 	var mu sync.Mutex
 	var kinds []string
-	cfg := retry.Config{Policy: constant(50 * time.Millisecond), Breaker: br, MaxAttempts: 5,
+	cfg := retry.Config{Policy: retry.Constant{Base: 50 * time.Millisecond}, Breaker: br, MaxAttempts: 5,
 		Observer: func(e retry.Event) {
 			mu.Lock()
 			kinds = append(kinds, e.Kind.String())

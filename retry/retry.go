@@ -205,7 +205,7 @@ func (c Config) Validate() error {
 	}
 	if v, ok := c.Policy.(interface{ Validate() error }); ok {
 		if err := v.Validate(); err != nil {
-			return fmt.Errorf("retry: policy: %w", err)
+			return fmt.Errorf("retry: policy %v: %w", c.Policy, err)
 		}
 	}
 	return nil

@@ -41,7 +41,7 @@ func mustNew(t testing.TB, cfg retry.Config) *retry.Retrier {
 
 // fast is a Config that retries after 1 ms and has no shared state.
 func fast() retry.Config {
-	return retry.Config{Policy: constant(time.Millisecond), DisableBudget: true, DisableBreaker: true}
+	return retry.Config{Policy: retry.Constant{Base: time.Millisecond}, DisableBudget: true, DisableBreaker: true}
 }
 
 func TestDoRetriesUntilSuccess(t *testing.T) {
@@ -133,7 +133,7 @@ func TestDeadlineCheckGivesUpInsteadOfSleeping(t *testing.T) {
 		ctx, cancel := context.WithTimeout(context.Background(), 300*time.Millisecond)
 		defer cancel()
 		cfg := fast()
-		cfg.Policy = constant(time.Second)
+		cfg.Policy = retry.Constant{Base: time.Second}
 		var calls atomic.Int64
 		start := time.Now()
 		err := mustNew(t, cfg).Do(ctx, failing(100, &calls))
@@ -180,7 +180,7 @@ func TestDeadlineCheckLearnsTheAttemptDuration(t *testing.T) {
 		defer cancel()
 		cfg := fast()
 		cfg.MaxAttempts = 100
-		cfg.Policy = constant(10 * time.Millisecond)
+		cfg.Policy = retry.Constant{Base: 10 * time.Millisecond}
 		var calls atomic.Int64
 		start := time.Now()
 		err := mustNew(t, cfg).Do(ctx, func(ctx context.Context) error {
@@ -207,7 +207,7 @@ func TestDeadlineCheckLearnsTheAttemptDuration(t *testing.T) {
 func TestCancelStopsTheWait(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	cfg := fast()
-	cfg.Policy = constant(time.Hour)
+	cfg.Policy = retry.Constant{Base: time.Hour}
 	cfg.Observer = func(e retry.Event) {
 		if e.Kind == retry.EventRetry {
 			cancel()
@@ -275,7 +275,7 @@ func TestBudgetCapsRetriesUnderSustainedOutage(t *testing.T) {
 		t.Fatal(err)
 	}
 	var counters retry.Counters
-	r := mustNew(t, retry.Config{Policy: constant(0), Budget: b, DisableBreaker: true, Observer: counters.Observe})
+	r := mustNew(t, retry.Config{Policy: retry.Constant{Base: 0}, Budget: b, DisableBreaker: true, Observer: counters.Observe})
 	var calls atomic.Int64
 	var refused int
 	for range 1000 {
@@ -323,7 +323,7 @@ func TestBreakerRefusesWithoutCallingTheOp(t *testing.T) {
 
 func TestDefaultBreakerReportsChanges(t *testing.T) {
 	var counters retry.Counters
-	r := mustNew(t, retry.Config{Policy: constant(0), MaxAttempts: 5, DisableBudget: true, Observer: counters.Observe})
+	r := mustNew(t, retry.Config{Policy: retry.Constant{Base: 0}, MaxAttempts: 5, DisableBudget: true, Observer: counters.Observe})
 	var calls atomic.Int64
 	r.Do(context.Background(), failing(100, &calls))
 	if got := r.Breaker().State(time.Now()); got != breaker.Open {
@@ -378,7 +378,7 @@ func TestValidateNamesTheParameterAndRange(t *testing.T) {
 		{retry.Config{MaxRetryAfter: 48 * time.Hour}, "retry: max retry-after 48h0m0s out of range: want 0 <= max retry-after <= 24h0m0s"},
 		{retry.Config{Budget: b, DisableBudget: true}, "retry: both Budget and DisableBudget set"},
 		{retry.Config{Breaker: br, DisableBreaker: true}, "retry: both Breaker and DisableBreaker set"},
-		{retry.Config{Policy: retry.FullJitter{}}, "retry: policy: full jitter: base 0s out of range"},
+		{retry.Config{Policy: retry.FullJitter{}}, "retry: policy full(base=0s cap=none mult=2): base 0s out of range: want base > 0"},
 	} {
 		t.Run(tc.want, func(t *testing.T) {
 			_, err := retry.New(tc.cfg)
@@ -411,7 +411,7 @@ func BenchmarkDoFirstAttemptSucceeds(b *testing.B) {
 }
 
 func BenchmarkDoOneRetry(b *testing.B) {
-	r := mustNew(b, retry.Config{Policy: constant(0), DisableBudget: true})
+	r := mustNew(b, retry.Config{Policy: retry.Constant{Base: 0}, DisableBudget: true})
 	ctx := context.Background()
 	fail := true
 	op := func(context.Context) error {
@@ -460,7 +460,7 @@ func TestCancelDuringWaitKeepsTheCause(t *testing.T) {
 		stop := errors.New("shutting down")
 		ctx, cancel := context.WithCancelCause(context.Background())
 		cfg := fast()
-		cfg.Policy = constant(time.Hour)
+		cfg.Policy = retry.Constant{Base: time.Hour}
 		r := mustNew(t, cfg)
 		start := time.Now()
 		err := r.Do(ctx, func(context.Context) error {

@@ -62,7 +62,9 @@ func mayImport(from, fromLayer, to string) bool {
 	switch fromLayer {
 	case service:
 		return toLayer == service
-	case primitive, chart:
+	case primitive:
+		return toLayer == primitive || toLayer == service
+	case chart:
 		return toLayer == primitive
 	case model:
 		return toLayer == primitive || toLayer == chart || toLayer == service ||

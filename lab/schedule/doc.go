@@ -3,6 +3,13 @@
 // before the first retry), the previous wait and a source of uniform draws,
 // it returns the next wait.
 //
+// The policies are package retry's (the types here are aliases of its
+// types), so the schedules a lesson simulates are, to the nanosecond, the
+// waits a service using retry sleeps. What this package adds is what the
+// lessons need around them: the policies' names ([Names], [Label],
+// [CheckName]), a policy picked by name at run time ([New]) and a client's
+// whole schedule ([Delays]).
+//
 // Most policies start from the same growing window. With base b, multiplier
 // m and cap C, the window before retry n is
 //

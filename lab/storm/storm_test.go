@@ -132,7 +132,7 @@ func TestConfigValidation(t *testing.T) {
 		{"wide slot", storm.Config{Slot: 2 * time.Second}, "storm: slot 2s out of range"},
 		{"cap below base", storm.Config{Base: time.Second, Cap: time.Millisecond}, "storm: schedule: cap 1ms below base 1s"},
 		{"cap below base, equal jitter", storm.Config{Policy: schedule.NameEqual, Base: time.Second, Cap: time.Millisecond}, "storm: schedule: cap 1ms below base 1s"},
-		{"bad backoff", storm.Config{Backoff: schedule.FullJitter{Base: time.Second, Cap: time.Millisecond}}, "storm: backoff: schedule: cap 1ms below base 1s"},
+		{"bad backoff", storm.Config{Backoff: schedule.FullJitter{Base: time.Second, Cap: time.Millisecond}}, "storm: backoff: cap 1ms below base 1s"},
 		{"bad breaker failures", storm.Config{Breaker: breaker.Config{Failures: -1}}, "storm: breaker: failures -1 out of range"},
 		{"bad breaker open time", storm.Config{Breaker: breaker.Config{OpenTimeout: time.Second, MaxOpenTimeout: time.Millisecond}}, "storm: breaker: max open timeout 1ms out of range"},
 	} {

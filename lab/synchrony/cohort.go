@@ -191,51 +191,6 @@ type Arrival struct {
 // order.
 type Arrivals []Arrival
 
-// Arrivals runs the cohort and returns every attempt, client by client.
-// It returns an error naming the parameter if c is invalid, or wrapping
-// ErrTooManyEvents if the run would make more than MaxEvents attempts
-// (it counts them first, so such a run fails fast and allocates nothing).
-func (c Cohort) Arrivals() (Arrivals, error) {
-	if err := c.Validate(); err != nil {
-		return nil, err
-	}
-	n := 0
-	c.walk(func(Arrival) bool { n++; return n <= MaxEvents })
-	if n > MaxEvents {
-		return nil, fmt.Errorf("%w: more than %d attempts (does the policy wait 0 without an attempt limit?)", ErrTooManyEvents, MaxEvents)
-	}
-	out := make(Arrivals, 0, n)
-	c.walk(func(a Arrival) bool { out = append(out, a); return true })
-	return out, nil
-}
-
-// walk generates the attempts of a valid cohort, client by client, until
-// yield returns false.
-func (c Cohort) walk(yield func(Arrival) bool) {
-	g := lcg.MustNew(c.Seed)
-	for i := 0; i < c.Clients; i++ {
-		if c.SameSeed {
-			g = lcg.MustNew(c.Seed)
-		}
-		var t time.Duration
-		if c.Spread > 0 {
-			t = within(c.Spread, g.Float64())
-		}
-		var prev time.Duration
-		for n := 0; t < c.Horizon && (c.MaxAttempts == 0 || n < c.MaxAttempts); n++ {
-			ok := t >= c.Outage
-			if !yield(Arrival{Client: i, Attempt: n, At: t, Succeeded: ok}) {
-				return
-			}
-			if ok {
-				break
-			}
-			prev = c.Policy.Delay(n, prev, g)
-			t = add(t, max(prev, 0))
-		}
-	}
-}
-
 // Events returns the times of every attempt of the cohort, client by client:
 // it makes a Cohort a Source.
 func (c Cohort) Events() ([]time.Duration, error) {
@@ -305,21 +260,6 @@ func (a Arrivals) Recovered() (clients int, last time.Duration) {
 		}
 	}
 	return clients, last
-}
-
-// within returns the offset u·span, truncated to whole nanoseconds, for a
-// draw u in [0, 1): a time in [0, span).
-func within(span time.Duration, u float64) time.Duration {
-	d := time.Duration(u * float64(span))
-	return min(max(d, 0), span-1)
-}
-
-// add returns t + d, saturating at the largest Duration.
-func add(t, d time.Duration) time.Duration {
-	if d > math.MaxInt64-t {
-		return math.MaxInt64
-	}
-	return t + d
 }
 
 // Recovery says when the clients of a run succeeded: how many did, and the

@@ -56,4 +56,12 @@
 // and answers everything after it. With whole-millisecond waits (plain
 // exponential backoff from a whole-millisecond base, say) its attempts are
 // exactly those of package cohort with an unlimited dependency.
+//
+// # The models' sources
+//
+// Each model is one short file, written to be read, and the only engine
+// there is: reference.go (the Cohort), reference_layered.go,
+// reference_warmup.go and reference_synchronisers.go. [Reference],
+// [LayeredReference], [WarmupReference] and [SynchronisersReference] return
+// them for a lesson to print.
 package synchrony

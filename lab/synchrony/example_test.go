@@ -5,6 +5,7 @@ import (
 	"os"
 	"time"
 
+	"github.com/backofflab/backofflab/lab"
 	"github.com/backofflab/backofflab/lab/schedule"
 	"github.com/backofflab/backofflab/lab/synchrony"
 )
@@ -159,4 +160,17 @@ func ExampleFixedDraw() {
 	p := schedule.FullJitter{Base: time.Second, Cap: 20 * time.Second}
 	fmt.Println(p.Delay(3, 0, synchrony.FixedDraw(0.25)))
 	// Output: 2s
+}
+
+// Each of the package's models is one short file; a lesson prints one with
+// fmt.Print(synchrony.Reference()) or one of its siblings.
+func ExampleReference() {
+	for _, src := range []lab.Source{synchrony.Reference(), synchrony.LayeredReference(), synchrony.WarmupReference(), synchrony.SynchronisersReference()} {
+		fmt.Println(src.Path, src.Lines() <= 200)
+	}
+	// Output:
+	// lab/synchrony/reference.go true
+	// lab/synchrony/reference_layered.go true
+	// lab/synchrony/reference_warmup.go true
+	// lab/synchrony/reference_synchronisers.go true
 }

@@ -3,8 +3,6 @@ package synchrony
 import (
 	"fmt"
 	"time"
-
-	"github.com/backofflab/backofflab/lab/schedule"
 )
 
 // MaxInner is the most attempts Layered's inner layer may make for one
@@ -49,50 +47,6 @@ func (l Layered) Validate() error {
 	return nil
 }
 
-// Arrivals runs the two layers and returns every attempt the dependency
-// sees, client by client, each client's in order; Attempt counts all of the
-// client's earlier attempts, inner ones included.
-func (l Layered) Arrivals() (Arrivals, error) {
-	if err := l.Validate(); err != nil {
-		return nil, err
-	}
-	// The outer layer's attempts: the cohort, each wait starting when the
-	// inner layer has given up.
-	outer := l.Cohort
-	outer.Policy = afterInner{outer.Policy, time.Duration(l.Inner-1) * l.Gap}
-	a, err := outer.Arrivals()
-	if err != nil {
-		return nil, err
-	}
-	out := make(Arrivals, 0, len(a))
-	done, n := -1, 0
-	for _, x := range a {
-		if x.Client == done {
-			continue
-		}
-		if x.Attempt == 0 {
-			n = 0
-		}
-		for j := range l.Inner {
-			at := add(x.At, time.Duration(j)*l.Gap)
-			if at >= outer.Horizon {
-				break
-			}
-			ok := at >= outer.Outage
-			out = append(out, Arrival{Client: x.Client, Attempt: n, At: at, Succeeded: ok})
-			n++
-			if ok {
-				done = x.Client
-				break
-			}
-		}
-		if len(out) > MaxEvents {
-			return nil, fmt.Errorf("%w: more than %d attempts", ErrTooManyEvents, MaxEvents)
-		}
-	}
-	return out, nil
-}
-
 // Events returns the times of every attempt, inner ones included: it makes
 // a Layered a Source.
 func (l Layered) Events() ([]time.Duration, error) {
@@ -101,17 +55,4 @@ func (l Layered) Events() ([]time.Duration, error) {
 		return nil, err
 	}
 	return a.Times(), nil
-}
-
-// afterInner is an outer policy whose every wait starts extra later: when
-// the inner layer has made its last attempt.
-type afterInner struct {
-	p     schedule.Policy
-	extra time.Duration
-}
-
-// Delay returns the outer policy's wait plus extra, handing it its own
-// previous wait.
-func (w afterInner) Delay(n int, prev time.Duration, r schedule.Uniform) time.Duration {
-	return add(w.p.Delay(n, max(prev-w.extra, 0), r), w.extra)
 }

@@ -4,9 +4,6 @@ import (
 	"fmt"
 	"math"
 	"time"
-
-	"github.com/backofflab/backofflab/lab/lcg"
-	"github.com/backofflab/backofflab/lab/schedule"
 )
 
 // The four synchronisers below share one remedy: each participant adds a
@@ -56,34 +53,6 @@ func (c Cron) Validate() error {
 	return checkSeed(c.Seed)
 }
 
-// Events returns the start of every run, instance by instance.
-func (c Cron) Events() ([]time.Duration, error) {
-	if err := c.Validate(); err != nil {
-		return nil, err
-	}
-	spread := fraction(c.Offset, c.Period)
-	if !c.Even {
-		// An instance whose first run is at a random offset in [0, spread)
-		// and that then waits exactly Period: a cohort with a constant wait.
-		return Cohort{
-			Clients: c.Instances,
-			Policy:  schedule.Constant{Base: c.Period},
-			Spread:  spread,
-			Outage:  MaxHorizon,
-			Horizon: time.Duration(c.Runs) * c.Period,
-			Seed:    c.Seed,
-		}.Events()
-	}
-	out := make([]time.Duration, 0, c.Instances*c.Runs)
-	for i := range c.Instances {
-		o := time.Duration(float64(spread) * float64(i) / float64(c.Instances))
-		for k := range c.Runs {
-			out = append(out, time.Duration(k)*c.Period+o)
-		}
-	}
-	return out, nil
-}
-
 // TTL is a set of cache keys written together at t = 0, each with the same
 // time to live. A key is read often, so the read after it expires misses,
 // reloads it from the database and writes it again with a fresh TTL. Without
@@ -124,27 +93,6 @@ func (c TTL) Validate() error {
 		return fmt.Errorf("synchrony: horizon %v out of range for %d keys with ttl %v: %d expiries each, want at most %d", c.Horizon, c.Keys, c.TTL, n, MaxEvents/c.Keys)
 	}
 	return checkSeed(c.Seed)
-}
-
-// Events returns the time of every miss (and reload), key by key.
-func (c TTL) Events() ([]time.Duration, error) {
-	if err := c.Validate(); err != nil {
-		return nil, err
-	}
-	// A key is a client that "retries" (reloads) after every TTL and never
-	// stops: the writes at t = 0 are its first attempts, the misses its
-	// retries.
-	a, err := Cohort{
-		Clients: c.Keys,
-		Policy:  offsetWait{interval: c.TTL, offset: c.Offset},
-		Outage:  MaxHorizon,
-		Horizon: c.Horizon,
-		Seed:    c.Seed,
-	}.Arrivals()
-	if err != nil {
-		return nil, err
-	}
-	return a.Retries().Times(), nil
 }
 
 // RollingRestart restarts a fleet in batches: batch b (instances b·Batch to
@@ -196,26 +144,6 @@ func (c RollingRestart) Validate() error {
 	return checkSeed(c.Seed)
 }
 
-// Events returns the opening of every connection, instance by instance.
-func (c RollingRestart) Events() ([]time.Duration, error) {
-	if err := c.Validate(); err != nil {
-		return nil, err
-	}
-	g := lcg.MustNew(c.Seed)
-	spread := fraction(c.Offset, c.Step)
-	out := make([]time.Duration, 0, c.Instances*c.Connections)
-	for i := range c.Instances {
-		up := time.Duration(i/c.Batch) * c.Step
-		if spread > 0 {
-			up += within(spread, g.Float64())
-		}
-		for range c.Connections {
-			out = append(out, up)
-		}
-	}
-	return out, nil
-}
-
 // PartitionHeal is a group of nodes cut off from a database by a network
 // partition that starts at t = 0 and heals at Heal. Every node loses its
 // connection at t = 0 and tries to reconnect every Interval (the client
@@ -259,53 +187,6 @@ func (c PartitionHeal) Validate() error {
 		return err
 	}
 	return checkSeed(c.Seed)
-}
-
-// Events returns the time each node reconnects, node by node.
-func (c PartitionHeal) Events() ([]time.Duration, error) {
-	if err := c.Validate(); err != nil {
-		return nil, err
-	}
-	// The nodes are a cohort failing together at t = 0 with a constant wait,
-	// against an outage that ends at Heal; only successes reach the
-	// database, so only they are kept. The horizon lets every node make
-	// its first attempt at or after Heal.
-	out := make([]time.Duration, 0, c.Nodes)
-	Cohort{
-		Clients: c.Nodes,
-		Policy:  offsetWait{interval: c.Interval, offset: c.Offset},
-		Outage:  c.Heal,
-		Horizon: MaxHorizon,
-		Seed:    c.Seed,
-	}.walk(func(a Arrival) bool {
-		if a.Succeeded {
-			out = append(out, a.At)
-		}
-		return true
-	})
-	return out, nil
-}
-
-// offsetWait waits interval plus a random offset in [0, offset·interval):
-// the constant wait of a periodic participant with the shared remedy applied.
-// It draws once per Delay when offset is positive, never otherwise.
-type offsetWait struct {
-	interval time.Duration
-	offset   float64
-}
-
-// Delay returns interval + u·offset·interval for one draw u from r.
-func (w offsetWait) Delay(_ int, _ time.Duration, r schedule.Uniform) time.Duration {
-	spread := fraction(w.offset, w.interval)
-	if spread == 0 {
-		return w.interval
-	}
-	return w.interval + within(spread, r.Float64())
-}
-
-// fraction returns f·d truncated to whole nanoseconds, for f in [0, 1].
-func fraction(f float64, d time.Duration) time.Duration {
-	return time.Duration(f * float64(d))
 }
 
 // checkCount reports whether a population size is in [1, MaxParticipants].

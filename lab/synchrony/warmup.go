@@ -2,10 +2,8 @@ package synchrony
 
 import (
 	"fmt"
-	"slices"
 	"time"
 
-	"github.com/backofflab/backofflab/lab/lcg"
 	"github.com/backofflab/backofflab/lab/schedule"
 )
 
@@ -80,67 +78,6 @@ func (w Warmup) Validate() error {
 		return fmt.Errorf("synchrony: restart %v out of range: want 0 <= restart <= %v", w.Restart, MaxHorizon)
 	}
 	return nil
-}
-
-// Run runs the instance and the clients until the horizon.
-func (w Warmup) Run() (WarmupResult, error) {
-	if err := w.Validate(); err != nil {
-		return WarmupResult{}, err
-	}
-	c := w.Cohort
-	g := lcg.MustNew(c.Seed)
-	type client struct {
-		n        int
-		prev, at time.Duration
-	}
-	clients := make([]client, c.Clients)
-	slots := make([][]int, (c.Horizon-1)/w.Slot+1) // the clients due in each slot
-	for i := range clients {
-		if c.Spread > 0 {
-			clients[i].at = within(c.Spread, g.Float64())
-		}
-		s := clients[i].at / w.Slot
-		slots[s] = append(slots[s], i)
-	}
-	var r WarmupResult
-	up := w.Restart // when the instance last came up
-	for s, due := range slots {
-		start := time.Duration(s) * w.Slot
-		slices.SortStableFunc(due, func(a, b int) int { return int(clients[a].at - clients[b].at) })
-		r.Attempts += len(due)
-		served := 0
-		switch warm := start >= up+w.WarmUp; {
-		case start < up, w.Gate && !warm:
-			// down, or kept out of traffic until warm
-		case warm:
-			if r.Warm == 0 {
-				r.Warm = up + w.WarmUp
-			}
-			served = min(len(due), w.Warm)
-		case len(due) > w.Cold:
-			r.Restarts++
-			up = start + w.Slot + w.Restart
-		default:
-			served = len(due)
-		}
-		for k, i := range due {
-			cl := &clients[i]
-			if k < served {
-				r.Served++
-				r.Last = cl.at
-				continue
-			}
-			cl.prev = max(c.Policy.Delay(cl.n, cl.prev, g), 0)
-			cl.n++
-			// A retry due within the slot of its refusal comes in the next one.
-			cl.at = max(add(cl.at, cl.prev), start+w.Slot)
-			if cl.at < c.Horizon {
-				slots[cl.at/w.Slot] = append(slots[cl.at/w.Slot], i)
-			}
-		}
-		slots[s] = nil
-	}
-	return r, nil
 }
 
 // The lesson's setting for the crash loop, used by WarmupLesson.

@@ -118,8 +118,35 @@ func (o Output) MarshalJSON() ([]byte, error) {
 	return json.Marshal(plain(o))
 }
 
+// JoinStreams returns outputs with every run of consecutive stream outputs of one name (stdout,
+// or stderr) joined into one output; every other output is kept as it is, in its place. A
+// running cell's text reaches Jupyter one write at a time (a table printed by text/tabwriter
+// arrives a cell of the table at a time), and JupyterLab joins such a run into one block while it
+// shows the cell; a renderer that draws a saved notebook output by output (nbconvert's HTML, a
+// code host's viewer) draws each fragment as its own block, and a table falls apart. Text on
+// both sides of another output (a chart, or the other stream) stays on its own side: the order a
+// reader sees is unchanged.
+func JoinStreams(outputs []Output) []Output {
+	var out []Output
+	for _, o := range outputs {
+		if n := len(out); n > 0 && o.OutputType == "stream" && out[n-1].OutputType == "stream" && out[n-1].Name == o.Name {
+			out[n-1] = streamOutput(o.Name, out[n-1].Text+o.Text)
+			continue
+		}
+		out = append(out, o)
+	}
+	return out
+}
+
+// streamOutput is a stream output written as nbformat writes one: its keys in sorted order.
+func streamOutput(name string, text Text) Output {
+	raw, _ := json.Marshal(map[string]any{"name": name, "output_type": "stream", "text": text})
+	return Output{OutputType: "stream", Name: name, Text: text, raw: raw}
+}
+
 // MarshalJSON writes the fields nbformat 4 requires for the cell's type: code cells always carry
-// outputs and execution_count (null before execution), Markdown cells neither.
+// outputs and execution_count (null before execution), Markdown cells neither. A code cell's
+// stream outputs are saved whole (JoinStreams): one output for each run of text on one stream.
 func (c Cell) MarshalJSON() ([]byte, error) {
 	m := map[string]any{"cell_type": c.CellType, "metadata": c.Metadata, "source": c.Source}
 	if c.Metadata == nil {
@@ -129,7 +156,7 @@ func (c Cell) MarshalJSON() ([]byte, error) {
 		m["id"] = c.ID
 	}
 	if c.CellType == "code" {
-		outs := c.Outputs
+		outs := JoinStreams(c.Outputs)
 		if outs == nil {
 			outs = []Output{}
 		}

@@ -93,7 +93,7 @@ func events() *averager { return &averager{run: simulate, once: true} }
 // seedFree reports whether a run of c draws nothing from its generator, so
 // that its Result is the same for every seed: no spread of the first
 // attempts, and a policy whose waits do not draw (the exponential and the
-// constant wait; see waits, whose inline switch draws in no other case).
+// constant wait).
 func seedFree(c Config) bool {
 	if c.Spread != 0 {
 		return false

@@ -49,11 +49,9 @@
 // calendar queue, one bucket per millisecond handed out in client order, and
 // the in-flight completions in a ring, so a call costs the same however many
 // clients share its millisecond, its cost grows with the number of attempts,
-// not with Horizon × Clients, and its memory does not grow with Horizon. It
-// computes the waits of the schedule package's policies itself, found once
-// per run by their concrete type, rather than through the interface per
-// refusal. Its results are identical to those of [RunReference], a loop
-// over every millisecond that applies the rules above and nothing else,
-// written to be read; [Reference] returns its source, and the package's
-// tests compare the two on hundreds of random configurations.
+// not with Horizon × Clients, and its memory does not grow with Horizon. Its
+// results are identical to those of [RunReference], a loop over every
+// millisecond that applies the rules above and nothing else, written to be
+// read; [Reference] returns its source, and the package's tests compare the
+// two on hundreds of random configurations.
 package cohort

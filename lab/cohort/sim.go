@@ -115,8 +115,6 @@ func run(c Config, tr *Trace) (Result, error) {
 		}
 	}
 
-	w := newWaits(c.Policy) // the policy, specialised once per run
-
 	var r Result
 	bucket, inBucket := int64(-1), 0
 	inMilli := 0
@@ -161,21 +159,7 @@ func run(c Config, tr *Trace) (Result, error) {
 			if tr != nil {
 				tr.add(t, id, retries[id], false)
 			}
-			var d time.Duration
-			switch n := retries[id]; w.kind { // w.delay, inline
-			case kindExponential:
-				d = w.ceiling(n)
-			case kindFull:
-				d = fullWait(w.ceiling(n), rng.Float64())
-			case kindEqual:
-				d = equalWait(w.ceiling(n), rng.Float64())
-			case kindDecorrelated:
-				d = w.decorrelated(prev[id], rng.Float64())
-			case kindConstant:
-				d = w.base
-			default:
-				d = w.policy.Delay(n, prev[id], rng)
-			}
+			d := c.Policy.Delay(retries[id], prev[id], rng)
 			retries[id]++
 			prev[id] = d
 			// t < MaxHorizon in ms and d/ms < 2⁶³/10⁶, so the sum cannot overflow.

@@ -8,8 +8,8 @@ import (
 	"testing"
 )
 
-// describe lists outputs as type[/name]:text, for comparing what a notebook saves.
-func describe(outs []Output) string {
+// outputList lists outputs as type[/name]:text, for comparing what a notebook saves.
+func outputList(outs []Output) string {
 	var parts []string
 	for _, o := range outs {
 		s := o.OutputType
@@ -50,7 +50,7 @@ func TestWriteSavesEachRunOfAStreamAsOneOutput(t *testing.T) {
 	if err := json.Unmarshal(b, &back); err != nil {
 		t.Fatal(err)
 	}
-	got := describe(back.Cells[0].Outputs)
+	got := outputList(back.Cells[0].Outputs)
 	want := `stream/stdout:"policy  calls\nfull    12\n" display_data stream/stdout:"after the chart\n" stream/stderr:"warning\n" stream/stdout:"last\n"`
 	if got != want {
 		t.Errorf("saved outputs\n  %s\nwant\n  %s", got, want)

@@ -2,6 +2,7 @@ package check_test
 
 import (
 	"errors"
+	"fmt"
 	"strings"
 	"testing"
 	"time"
@@ -33,11 +34,17 @@ var exercises = []exercise{
 		func() error { return check.Jitter(jittersol.Jittered) },
 		func() error { return check.Jitter(jitter.Jittered) }},
 	{"waves/slotwidth",
-		func() error { return check.SlotWidth(slotwidthsol.HalvingWidth) },
-		func() error { return check.SlotWidth(slotwidth.HalvingWidth) }},
+		func() error {
+			return check.SlotWidth(slotwidthsol.HalvingWidth, slotwidthsol.ErrNoWidths, slotwidthsol.ErrNoHalving)
+		},
+		func() error {
+			return check.SlotWidth(slotwidth.HalvingWidth, slotwidth.ErrNoWidths, slotwidth.ErrNoHalving)
+		}},
 	{"waves/base",
-		func() error { return check.Base(basesol.Estimate, basesol.SmallestBase) },
-		func() error { return check.Base(base.Estimate, base.SmallestBase) }},
+		func() error {
+			return check.Base(basesol.Estimate, basesol.SmallestBase, basesol.ErrStep, basesol.ErrNoFit)
+		},
+		func() error { return check.Base(base.Estimate, base.SmallestBase, base.ErrStep, base.ErrNoFit) }},
 }
 
 func TestSolutionsPass(t *testing.T) {
@@ -87,7 +94,7 @@ func TestChecksCatchTypicalMistakes(t *testing.T) {
 	wantProblem(t, "peak hard-coded",
 		check.Overload(overloadsol.Scenario, func(waves.Config) (metrics.Peak, error) {
 			return metrics.Peak{Count: 615, Width: 200 * time.Millisecond}, nil
-		}, overloadsol.TimesCapacity), "without jitter", "0 clients")
+		}, overloadsol.TimesCapacity), "without jitter", "-1 clients")
 	wantProblem(t, "count per slot instead of rate",
 		check.Overload(overloadsol.Scenario, overloadsol.Peak, func(p metrics.Peak, c float64) float64 {
 			return float64(p.Count) / c
@@ -112,7 +119,7 @@ func TestChecksCatchTypicalMistakes(t *testing.T) {
 				}
 			}
 			return 0, errors.New("no")
-		}), "per second")
+		}, slotwidthsol.ErrNoWidths, slotwidthsol.ErrNoHalving), "per second")
 	wantProblem(t, "strictly below half",
 		check.SlotWidth(func(fine metrics.Histogram, widths []time.Duration) (time.Duration, error) {
 			peaks, err := metrics.PeakSweep(fine, widths)
@@ -125,22 +132,22 @@ func TestChecksCatchTypicalMistakes(t *testing.T) {
 				}
 			}
 			return 0, errors.New("no")
-		}), "exactly half counts")
+		}, slotwidthsol.ErrNoWidths, slotwidthsol.ErrNoHalving), "exactly half counts")
 
 	wantProblem(t, "one step too early",
 		check.Base(basesol.Estimate, func(c waves.Config, capacity float64, step time.Duration) (time.Duration, error) {
 			b, err := basesol.SmallestBase(c, capacity, step)
 			return b - step, err
-		}), "SmallestBase", "2.7s")
+		}, basesol.ErrStep, basesol.ErrNoFit), "SmallestBase", "2.7s")
 	wantProblem(t, "estimate in milliseconds",
-		check.Base(func(n int, c float64) time.Duration { return time.Duration(float64(n) / c * 1e6) }, basesol.SmallestBase),
+		check.Base(func(n int, c float64) time.Duration { return time.Duration(float64(n) / c * 1e6) }, basesol.SmallestBase, basesol.ErrStep, basesol.ErrNoFit),
 		"Estimate(2000, 1200)", "1.667s")
 
 	old := check.Timeout
 	check.Timeout = 50 * time.Millisecond
 	defer func() { check.Timeout = old }()
 	wantProblem(t, "a loop that never stops",
-		check.Base(basesol.Estimate, func(waves.Config, float64, time.Duration) (time.Duration, error) { select {} }),
+		check.Base(basesol.Estimate, func(waves.Config, float64, time.Duration) (time.Duration, error) { select {} }, basesol.ErrStep, basesol.ErrNoFit),
 		"did not return", "loop")
 	wantProblem(t, "a panic",
 		check.Jitter(func(time.Duration, float64, float64) time.Duration { panic("oops") }), "panicked (oops)")
@@ -172,5 +179,83 @@ func TestProblemsReadAsAList(t *testing.T) {
 	}
 	if got, want := two.Error(), "2 things to fix:\n  1. a.\n  2. b."; got != want {
 		t.Errorf("%q, want %q", got, want)
+	}
+}
+
+// An exercise that names the errors to return is checked on those errors: any error will not
+// do, nor one with the same text that is another value, nor one exercise error for another.
+func TestChecksRequireTheExercisesErrors(t *testing.T) {
+	// smallestBase is the solution, except that its answer for a bad step is badStep's.
+	smallestBase := func(badStep func() error, noFit error) func(waves.Config, float64, time.Duration) (time.Duration, error) {
+		return func(c waves.Config, capacity float64, step time.Duration) (time.Duration, error) {
+			if step <= 0 {
+				return 0, badStep()
+			}
+			b, err := basesol.SmallestBase(c, capacity, step)
+			if errors.Is(err, basesol.ErrNoFit) {
+				err = noFit
+			}
+			return b, err
+		}
+	}
+	base := func(f func(waves.Config, float64, time.Duration) (time.Duration, error)) error {
+		return check.Base(basesol.Estimate, f, basesol.ErrStep, basesol.ErrNoFit)
+	}
+	wantProblem(t, "any error for a bad step",
+		base(smallestBase(func() error { return errors.New("bad step") }, basesol.ErrNoFit)),
+		"a step of 0", `"bad step"`, "ErrStep", "errors.Is")
+	wantProblem(t, "ErrStep's text in another error",
+		base(smallestBase(func() error { return errors.New(basesol.ErrStep.Error()) }, basesol.ErrNoFit)),
+		"another error value", "ErrStep")
+	wantProblem(t, "ErrStep where no base fits",
+		base(smallestBase(func() error { return basesol.ErrStep }, basesol.ErrStep)),
+		"a capacity of 0", "ErrNoFit")
+	if err := base(smallestBase(func() error { return fmt.Errorf("SmallestBase: %w", basesol.ErrStep) }, basesol.ErrNoFit)); err != nil {
+		t.Errorf("ErrStep wrapped with %%w fails the check:\n%v", err)
+	}
+	wantProblem(t, "the model's error swallowed",
+		base(func(c waves.Config, capacity float64, step time.Duration) (time.Duration, error) {
+			if c.Validate() != nil {
+				return 0, basesol.ErrNoFit
+			}
+			return basesol.SmallestBase(c, capacity, step)
+		}),
+		"-1 clients", "waves.Run")
+
+	halvingWidth := func(noWidths, noHalving error) func(metrics.Histogram, []time.Duration) (time.Duration, error) {
+		return func(fine metrics.Histogram, widths []time.Duration) (time.Duration, error) {
+			w, err := slotwidthsol.HalvingWidth(fine, widths)
+			switch {
+			case errors.Is(err, slotwidthsol.ErrNoWidths):
+				err = noWidths
+			case errors.Is(err, slotwidthsol.ErrNoHalving):
+				err = noHalving
+			}
+			return w, err
+		}
+	}
+	slotWidth := func(f func(metrics.Histogram, []time.Duration) (time.Duration, error)) error {
+		return check.SlotWidth(f, slotwidthsol.ErrNoWidths, slotwidthsol.ErrNoHalving)
+	}
+	wantProblem(t, "any error without widths",
+		slotWidth(halvingWidth(errors.New("nothing to do"), slotwidthsol.ErrNoHalving)), "no widths at all", "ErrNoWidths")
+	wantProblem(t, "ErrNoWidths where the peak never halves",
+		slotWidth(halvingWidth(slotwidthsol.ErrNoWidths, slotwidthsol.ErrNoWidths)), "never halves", "ErrNoHalving")
+
+	wantProblem(t, "Peak's own error for an invalid configuration",
+		check.Overload(overloadsol.Scenario, func(c waves.Config) (metrics.Peak, error) {
+			if c.Clients < 1 {
+				return metrics.Peak{}, errors.New("invalid configuration")
+			}
+			return overloadsol.Peak(c)
+		}, overloadsol.TimesCapacity), "-1 clients", "waves.Run", `"invalid configuration"`)
+
+	for name, err := range map[string]error{
+		"Base without ErrStep":          check.Base(basesol.Estimate, basesol.SmallestBase, nil, basesol.ErrNoFit),
+		"SlotWidth without ErrNoWidths": check.SlotWidth(slotwidthsol.HalvingWidth, nil, slotwidthsol.ErrNoHalving),
+	} {
+		if err == nil || !strings.Contains(err.Error(), "not nil") {
+			t.Errorf("%s: %v, want an error saying the check needs the exercise's errors", name, err)
+		}
 	}
 }

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"strings"
 	"time"
 
 	"github.com/backofflab/backofflab/lab/lcg"
@@ -72,11 +73,16 @@ func Overload(
 			r.add("Peak for %s is %v, want %v/s at 200 ms: run the configuration you are given (waves.Run) and take the result's Peak().", tc.what, p, tc.want)
 		}
 	}
-	bad := want
-	bad.Clients = 0
+	bad := want.WithClients(-1)
+	wantErr := modelError(bad)
 	var badErr error
-	if r.call("Peak", func() { _, badErr = peak(bad) }) && badErr == nil {
-		r.add("Peak returned no error for a configuration with 0 clients: pass on the error waves.Run returns.")
+	if r.call("Peak", func() { _, badErr = peak(bad) }) {
+		switch {
+		case badErr == nil:
+			r.add("Peak returned no error for a configuration with -1 clients: pass on the error waves.Run returns.")
+		case !passesOn(badErr, wantErr):
+			r.add("Peak returned the error %q for a configuration with -1 clients, want the error waves.Run returns for it, %q: pass that error on (wrapping it with %%w is fine).", badErr, wantErr)
+		}
 	}
 
 	for _, tc := range []struct {
@@ -162,6 +168,32 @@ func errNote(err error) string {
 	return fmt.Sprintf(" with the error %q", err)
 }
 
+// passesOn reports whether got is want or carries it: the same error value (errors.Is), or an
+// error whose message contains want's, as one made with fmt.Errorf("...: %w", want) or "%v" does.
+// For the lab's errors, which are made afresh on each call and so compare by their message; an
+// exercise's own errors (ErrStep and the like) are compared with errors.Is alone.
+func passesOn(got, want error) bool {
+	return got != nil && want != nil && (errors.Is(got, want) || strings.Contains(got.Error(), want.Error()))
+}
+
+// wrongError says what is wrong with err, which is not want (an exercise's error, as errors.Is
+// tells): the right text in another error value still fails errors.Is.
+func wrongError(err, want error) string {
+	if err.Error() == want.Error() || strings.Contains(err.Error(), want.Error()) {
+		return fmt.Sprintf("the error %q reads like %q but is another error value: return the exercise's variable itself (or wrap it with %%w), which errors.Is recognises", err, want)
+	}
+	return fmt.Sprintf("the error %q, want %q", err, want)
+}
+
+// modelError returns the error waves.Run gives for c, a configuration a check knows to be invalid.
+func modelError(c waves.Config) error {
+	_, err := waves.Run(c)
+	if err == nil {
+		panic(fmt.Sprintf("check: the configuration %+v is valid: a check's invalid case must be invalid", c))
+	}
+	return err
+}
+
 // fixed is a schedule.Uniform that always draws the same value.
 type fixed float64
 
@@ -170,8 +202,14 @@ func (f fixed) Float64() float64 { return float64(f) }
 
 // SlotWidth checks the bucket-width exercise (package slotwidth):
 // halvingWidth(fine, widths) must return the first width whose peak rate is
-// at most half the rate at widths[0], and errors when there is none.
-func SlotWidth(halvingWidth func(metrics.Histogram, []time.Duration) (time.Duration, error)) error {
+// at most half the rate at widths[0]; errNoWidths (the exercise's
+// ErrNoWidths) when there are no widths, errNoHalving (its ErrNoHalving)
+// when no width halves the peak, and metrics.PeakSweep's error for a width
+// that is not a multiple of the histogram's slot.
+func SlotWidth(halvingWidth func(metrics.Histogram, []time.Duration) (time.Duration, error), errNoWidths, errNoHalving error) error {
+	if errNoWidths == nil || errNoHalving == nil {
+		return errors.New("check.SlotWidth: errNoWidths and errNoHalving must be the exercise's ErrNoWidths and ErrNoHalving, not nil")
+	}
 	var r report
 	widths := []time.Duration{ms, 2 * ms, 5 * ms, 10 * ms, 20 * ms, 50 * ms, 100 * ms, 200 * ms, 500 * ms, time.Second}
 	lesson := func(w float64) metrics.Histogram {
@@ -206,22 +244,37 @@ func SlotWidth(halvingWidth func(metrics.Histogram, []time.Duration) (time.Durat
 			r.add("HalvingWidth for %s returned %v%s, want %v: %s.", tc.what, got, errNote(err), tc.want, tc.hint)
 		}
 	}
+	odd := []time.Duration{ms, 1500 * time.Microsecond}
+	_, sweepErr := metrics.PeakSweep(lesson(0), odd)
+	if sweepErr == nil {
+		panic("check: metrics.PeakSweep accepts a 1.5 ms width on a 1 ms histogram: the check's invalid case must be invalid")
+	}
 	for _, tc := range []struct {
-		fine   metrics.Histogram
-		widths []time.Duration
-		what   string
+		fine     metrics.Histogram
+		widths   []time.Duration
+		want     error
+		sentinel bool // want is the exercise's own error: errors.Is must recognise it
+		what     string
+		hint     string
 	}{
-		{metrics.Histogram{Slot: ms, Counts: []int{1, 1, 1, 1, 1, 1, 1, 1}}, []time.Duration{ms, 2 * ms, 4 * ms}, "evenly spread events, whose peak rate never halves"},
-		{lesson(0), nil, "no widths at all"},
-		{lesson(0), []time.Duration{ms, 1500 * time.Microsecond}, "a width of 1.5 ms on a 1 ms histogram"},
+		{metrics.Histogram{Slot: ms, Counts: []int{1, 1, 1, 1, 1, 1, 1, 1}}, []time.Duration{ms, 2 * ms, 4 * ms}, errNoHalving, true,
+			"evenly spread events, whose peak rate never halves", "return ErrNoHalving when no width halves the peak"},
+		{lesson(0), nil, errNoWidths, true, "no widths at all", "return ErrNoWidths when there is no width to measure at"},
+		{lesson(0), odd, sweepErr, false, "a width of 1.5 ms on a 1 ms histogram",
+			"pass on the error metrics.PeakSweep returns for a width that is not a multiple of the slot"},
 	} {
 		var got time.Duration
 		var err error
 		if !r.call("HalvingWidth", func() { got, err = halvingWidth(tc.fine, tc.widths) }) {
 			return r.err()
 		}
-		if err == nil {
-			r.add("HalvingWidth for %s returned %v and no error: it should say that there is no answer.", tc.what, got)
+		switch {
+		case err == nil:
+			r.add("HalvingWidth for %s returned %v and no error: it should say that there is no answer (%s).", tc.what, got, tc.hint)
+		case tc.sentinel && !errors.Is(err, tc.want):
+			r.add("HalvingWidth for %s returned %s: %s, so that a caller can tell the cases apart with errors.Is.", tc.what, wrongError(err, tc.want), tc.hint)
+		case !tc.sentinel && !passesOn(err, tc.want):
+			r.add("HalvingWidth for %s returned the error %q, want %q: %s.", tc.what, err, tc.want, tc.hint)
 		}
 	}
 	return r.err()
@@ -230,11 +283,18 @@ func SlotWidth(halvingWidth func(metrics.Histogram, []time.Duration) (time.Durat
 // Base checks the faded rehearsal (package base): estimate(clients,
 // capacity) must be clients/capacity seconds; smallestBase must step the
 // base and return the first that brings the jittered peak within capacity
-// (2.7 s for the 2000-client scenario in 100 ms steps).
+// (2.7 s for the 2000-client scenario in 100 ms steps), and return errStep
+// (the exercise's ErrStep) for a step that is not positive, errNoFit (its
+// ErrNoFit) when no base up to the window fits, and waves.Run's error for
+// an invalid configuration.
 func Base(
 	estimate func(clients int, capacity float64) time.Duration,
 	smallestBase func(c waves.Config, capacity float64, step time.Duration) (time.Duration, error),
+	errStep, errNoFit error,
 ) error {
+	if errStep == nil || errNoFit == nil {
+		return errors.New("check.Base: errStep and errNoFit must be the exercise's ErrStep and ErrNoFit, not nil")
+	}
 	var r report
 	for _, tc := range []struct {
 		clients  int
@@ -276,21 +336,34 @@ func Base(
 			r.add("SmallestBase for %s returned %v%s, want %v: try step, 2·step, 3·step, … and stop at the first base whose peak rate is at most the capacity.", tc.what, got, errNote(err), want)
 		}
 	}
+	invalid := scenario.WithClients(-1)
 	for _, tc := range []struct {
+		c        waves.Config
 		capacity float64
 		step     time.Duration
+		want     error
+		sentinel bool // want is the exercise's own error: errors.Is must recognise it
 		what     string
+		hint     string
 	}{
-		{1200, 0, "a step of 0"},
-		{0, 100 * ms, "a capacity of 0, which no base reaches"},
+		{scenario, 1200, 0, errStep, true, "a step of 0", "return ErrStep for a step that is not positive"},
+		{scenario, 1200, -100 * ms, errStep, true, "a step of -100ms", "return ErrStep for a step that is not positive"},
+		{scenario, 0, 100 * ms, errNoFit, true, "a capacity of 0, which no base reaches", "return ErrNoFit when no base up to the window fits"},
+		{invalid, 1200, 100 * ms, modelError(invalid.WithBase(100 * ms)), false, "a configuration with -1 clients",
+			"pass on the error waves.Run returns for an invalid configuration"},
 	} {
 		var got time.Duration
 		var err error
-		if !r.call("SmallestBase", func() { got, err = smallestBase(scenario, tc.capacity, tc.step) }) {
+		if !r.call("SmallestBase", func() { got, err = smallestBase(tc.c, tc.capacity, tc.step) }) {
 			return r.err()
 		}
-		if err == nil {
-			r.add("SmallestBase with %s returned %v and no error: it should return an error (and stop, not loop forever).", tc.what, got)
+		switch {
+		case err == nil:
+			r.add("SmallestBase with %s returned %v and no error: it should %s (and stop, not loop forever).", tc.what, got, tc.hint)
+		case tc.sentinel && !errors.Is(err, tc.want):
+			r.add("SmallestBase with %s returned %s: %s, so that a caller can tell the cases apart with errors.Is.", tc.what, wrongError(err, tc.want), tc.hint)
+		case !tc.sentinel && !passesOn(err, tc.want):
+			r.add("SmallestBase with %s returned the error %q, want %q: %s.", tc.what, err, tc.want, tc.hint)
 		}
 	}
 	return r.err()

@@ -15,7 +15,7 @@ import (
 // (The tag keeps the project's own test run, which checks the solutions,
 // from failing on the unsolved stubs.)
 func TestBase(t *testing.T) {
-	if err := check.Base(Estimate, SmallestBase); err != nil {
+	if err := check.Base(Estimate, SmallestBase, ErrStep, ErrNoFit); err != nil {
 		t.Fatal(err)
 	}
 }

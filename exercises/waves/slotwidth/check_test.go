@@ -15,7 +15,7 @@ import (
 // (The tag keeps the project's own test run, which checks the solutions,
 // from failing on the unsolved stubs.)
 func TestHalvingWidth(t *testing.T) {
-	if err := check.SlotWidth(HalvingWidth); err != nil {
+	if err := check.SlotWidth(HalvingWidth, ErrNoWidths, ErrNoHalving); err != nil {
 		t.Fatal(err)
 	}
 }

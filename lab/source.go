@@ -17,8 +17,15 @@ type Source struct {
 	Text string
 }
 
-// Lines returns the number of lines in the file.
-func (s Source) Lines() int { return strings.Count(s.Text, "\n") }
+// Lines returns the number of lines in the file, a last line without its
+// newline included.
+func (s Source) Lines() int {
+	n := strings.Count(s.Text, "\n")
+	if s.Text != "" && !strings.HasSuffix(s.Text, "\n") {
+		n++
+	}
+	return n
+}
 
 // String returns a comment line naming the file and its length, then the
 // file itself: what fmt.Print(waves.Reference()) shows.

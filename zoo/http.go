@@ -157,7 +157,9 @@ const (
 // RunHTTP runs clients clients of c, each with its own connection opened
 // beforehand, against a local server that answers 503 for the first outage
 // and 200 after; all send one GET together. It runs in real time, so its
-// figures vary by a few milliseconds from run to run.
+// figures vary by a few milliseconds from run to run. In a notebook, runs
+// through HTTPClients in order share one progress bar that names the
+// library running now and counts the runs to the end of the list.
 func RunHTTP(ctx context.Context, c HTTPClient, clients int, outage time.Duration, seed uint64) (HTTPResult, error) {
 	if clients < 1 || clients > MaxHTTPClients {
 		return HTTPResult{}, fmt.Errorf("zoo: RunHTTP clients = %d, want 1 to %d", clients, MaxHTTPClients)
@@ -165,6 +167,7 @@ func RunHTTP(ctx context.Context, c HTTPClient, clients int, outage time.Duratio
 	if outage <= 0 || outage > MaxHTTPOutage {
 		return HTTPResult{}, fmt.Errorf("zoo: RunHTTP outage = %v, want more than 0 and at most %v", outage, MaxHTTPOutage)
 	}
+	defer startHTTPRun(c)() // a notebook's progress bar over the runs (progress.go)
 	var (
 		mu       sync.Mutex
 		start    time.Time

@@ -12,7 +12,10 @@
 //
 // The lessons' own models live beside them (waves, cohort, synchrony,
 // contention, overload, deadline, storm, flaky), each with a Lesson config,
-// With… modifiers and a Run; ARCHITECTURE.md says who may import what. This
-// package itself holds Remember, which keeps a notebook's slow results
-// across re-runs of a cell.
+// With… modifiers and a Run; ARCHITECTURE.md says who may import what. Each
+// simulator's rules are one short file, reference.go, which its Reference
+// function returns as a Source for a lesson to print (storm and flaky
+// simulate nothing: they run real clients and servers over sockets). This package itself
+// holds Source, and Remember, which keeps a notebook's slow results across
+// re-runs of a cell.
 package lab

@@ -111,3 +111,18 @@ func BenchmarkDraws(b *testing.B) {
 	}
 	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*draws(c)), "ns/draw")
 }
+
+// BenchmarkLessonSeeds is lesson 04's largest cell: the three jittered
+// cases over 5000 seeds each (OverSeeds), about 96 million draws, the
+// heaviest use any lesson makes of the model.
+func BenchmarkLessonSeeds(b *testing.B) {
+	seeds := Seeds(5000)
+	cases := []Config{Lesson().WithJitter(1), Lesson().WithJitter(0.5), Exercise()}
+	for b.Loop() {
+		for _, c := range cases {
+			if _, err := OverSeeds(c, seeds); err != nil {
+				b.Fatal(err)
+			}
+		}
+	}
+}

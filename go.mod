@@ -9,6 +9,7 @@ require (
 	github.com/go-echarts/go-echarts/v2 v2.6.7
 	github.com/janpfeifer/gonb v0.11.5
 	github.com/janpfeifer/must v0.2.0
+	github.com/klauspost/compress v1.20.4
 	golang.org/x/image v0.30.0
 	gonum.org/v1/plot v0.17.0
 )

@@ -19,7 +19,7 @@ export function closure(u, paths) {
     seen.add(p);
     const pkg = u.packages[p];
     if (!pkg) return;
-    for (const d of pkg.imports) visit(d);
+    for (const d of pkg.imports || []) visit(d);
     order.push(p);
   };
   for (const p of paths) visit(p);
@@ -27,16 +27,33 @@ export function closure(u, paths) {
 }
 
 export class Toolchain {
-  // manifest: the parsed manifest.json; load(name) resolves an asset's
-  // name in the manifest to its bytes (decompressed).
+  // manifest: the parsed manifest; load(asset) returns an asset's content
+  // (decompressed).
   constructor(manifest, load) {
     this.manifest = manifest;
     this.load = load;
     this.root = new Directory(new Map());
     this.fs = new NodeFS(this.root, { cwd: WORK });
     this.fs.writeFile(`${WORK}/.keep`, new Uint8Array(0));
-    this.loaded = new Map(); // archive asset name → Promise
+    this.loaded = new Map(); // archive file name → Promise
     this.modules = {}; // tool name → Promise<WebAssembly.Module>
+  }
+
+  // start fetches and compiles the tools and puts the bundle of the
+  // packages the lessons link into the file system.
+  async start() {
+    const bundle = this.manifest.bundle;
+    const tools = ["compile", "link"].map((t) => this.tool(t));
+    const data = await this.load(bundle);
+    const done = Promise.resolve();
+    for (const u of Object.values(this.manifest.universes)) {
+      for (const pkg of Object.values(u.packages)) {
+        if (!pkg.eager || this.loaded.has(pkg.file)) continue;
+        this.fs.writeFile(this.archivePath(pkg), data.subarray(pkg.offset, pkg.offset + pkg.size));
+        this.loaded.set(pkg.file, done);
+      }
+    }
+    await Promise.all(tools);
   }
 
   universe(name) {
@@ -49,7 +66,7 @@ export class Toolchain {
     if (!this.modules[name]) {
       const asset = this.manifest.tools[name];
       if (!asset) throw new Error(`toolchain: no tool ${name} in the manifest`);
-      this.modules[name] = this.load(asset.file).then((b) => WebAssembly.compile(b));
+      this.modules[name] = this.load(asset).then((b) => WebAssembly.compile(b));
     }
     return this.modules[name];
   }
@@ -67,7 +84,7 @@ export class Toolchain {
         if (!pkg) throw new Error(`toolchain: package ${p} is not built for the browser`);
         let done = this.loaded.get(pkg.file);
         if (!done) {
-          done = this.load(pkg.file).then((bytes) => this.fs.writeFile(this.archivePath(pkg), bytes));
+          done = this.load(pkg).then((bytes) => this.fs.writeFile(this.archivePath(pkg), bytes));
           this.loaded.set(pkg.file, done);
         }
         return done;

@@ -1,0 +1,145 @@
+package browsercheck
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"net/http/httptest"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/chromedp/chromedp"
+
+	"github.com/backofflab/backofflab/internal/jupytertest"
+)
+
+// wasmSite builds Go in the browser (scripts/build-wasm) once per test
+// binary into .cache/wasm-site (its files are named by content, so a
+// rebuild rewrites only what changed) and serves it on 127.0.0.1.
+var wasmSite = struct {
+	once sync.Once
+	dir  string
+	err  error
+}{}
+
+func serveWasm(t *testing.T) *httptest.Server {
+	t.Helper()
+	wasmSite.once.Do(func() {
+		dir := filepath.Join(jupytertest.Repo(), ".cache", "wasm-site")
+		cmd := exec.Command(filepath.Join(jupytertest.Repo(), "scripts", "build-wasm"), dir)
+		out, err := cmd.CombinedOutput()
+		if err != nil {
+			wasmSite.err = fmt.Errorf("scripts/build-wasm: %v\n%s", err, out)
+			return
+		}
+		t.Logf("scripts/build-wasm:\n%s", out)
+		wasmSite.dir = dir
+	})
+	if wasmSite.err != nil {
+		t.Fatal(wasmSite.err)
+	}
+	srv := httptest.NewServer(http.FileServer(http.Dir(wasmSite.dir)))
+	t.Cleanup(srv.Close)
+	return srv
+}
+
+// wasmOutput is a cell's output as the test page reports it (nbformat's
+// shape).
+type wasmOutput struct {
+	OutputType string            `json:"output_type"`
+	Name       string            `json:"name"`
+	Text       string            `json:"text"`
+	Data       map[string]string `json:"data"`
+	EName      string            `json:"ename"`
+	EValue     string            `json:"evalue"`
+}
+
+type wasmCell struct {
+	Status         string             `json:"status"`
+	ExecutionCount int                `json:"executionCount"`
+	Timings        map[string]float64 `json:"timings"`
+	Outputs        []wasmOutput       `json:"outputs"`
+}
+
+// openWasmPage opens the test page on notebook and waits until the
+// toolchain is ready.
+func openWasmPage(t *testing.T, b *Browser, srv *httptest.Server, notebook string) {
+	t.Helper()
+	if err := b.Do(2*time.Minute, chromedp.Navigate(srv.URL+"/test/?notebook="+notebook)); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := evalAwait[map[string]float64](b, 3*time.Minute, "window.golabTest.ready"); err != nil {
+		t.Fatalf("the toolchain did not start: %v\n%s", err, strings.Join(b.Problems(), "\n"))
+	}
+}
+
+// evalAwait evaluates an expression that yields a promise, waiting up to d.
+func evalAwait[T any](b *Browser, d time.Duration, js string) (T, error) {
+	var v T
+	ctx, cancel := context.WithTimeout(b.Ctx, d)
+	defer cancel()
+	raw, err := chromedp.Run(ctx, chromedp.Evaluate[string](fmt.Sprintf("(async () => JSON.stringify(await (%s)))()", js), chromedp.EvalAwaitPromise))
+	if err != nil {
+		return v, err
+	}
+	err = json.Unmarshal([]byte(raw), &v)
+	return v, err
+}
+
+func runSource(t *testing.T, b *Browser, source string) wasmCell {
+	t.Helper()
+	src, _ := json.Marshal(source)
+	c, err := evalAwait[wasmCell](b, 3*time.Minute, "window.golabTest.runSource("+string(src)+")")
+	if err != nil {
+		t.Fatalf("running %q: %v\n%s", source, err, strings.Join(b.Problems(), "\n"))
+	}
+	return c
+}
+
+func stdout(c wasmCell) string {
+	var s strings.Builder
+	for _, o := range c.Outputs {
+		if o.OutputType == "stream" && o.Name == "stdout" {
+			s.WriteString(o.Text)
+		}
+	}
+	return s.String()
+}
+
+func stderr(c wasmCell) string {
+	var s strings.Builder
+	for _, o := range c.Outputs {
+		if o.OutputType == "stream" && o.Name == "stderr" {
+			s.WriteString(o.Text)
+		}
+	}
+	return s.String()
+}
+
+// A cell compiled, linked and run in the browser prints what it prints
+// natively, and a later cell sees the declarations of an earlier one.
+func TestWasmHelloWorld(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds Go for the browser and starts Chromium; run without -short")
+	}
+	srv := serveWasm(t)
+	b := NewBrowser(t)
+	openWasmPage(t, b, srv, "01-waves.ipynb")
+	c := runSource(t, b, "func greet(who string) string { return \"hello, \" + who }\n\n%%\nfmt.Println(greet(\"wasm\"))\n")
+	if c.Status != "ok" || stdout(c) != "hello, wasm\n" {
+		t.Fatalf("hello cell: %+v", c)
+	}
+	c = runSource(t, b, "%%\nfmt.Println(strings.ToUpper(greet(\"again\")))\n")
+	if c.Status != "ok" || stdout(c) != "HELLO, AGAIN\n" {
+		t.Fatalf("second cell: %+v", c)
+	}
+	t.Logf("timings: %v", c.Timings)
+	if p := b.Problems(); len(p) > 0 {
+		t.Errorf("page problems:\n%s", strings.Join(p, "\n"))
+	}
+}

@@ -416,7 +416,7 @@ func TestNegativePolicyWaitKeepsTheFloor(t *testing.T) {
 		start := time.Now()
 		err := mustNew(t, cfg).Do(context.Background(), func(context.Context) error {
 			if calls.Add(1) == 1 {
-				return retry.After(errFlaky, 200*time.Millisecond)
+				return retry.RetryAfter(errFlaky, 200*time.Millisecond)
 			}
 			second = time.Since(start)
 			return nil

@@ -28,11 +28,17 @@ const (
 
 // Limits on Config fields; New rejects values outside them.
 const (
-	// MaxMaxAttempts bounds MaxAttempts.
-	MaxMaxAttempts = 1000
+	// MaxAttemptsLimit bounds MaxAttempts.
+	MaxAttemptsLimit = 1000
 	// MaxDuration bounds AttemptTimeout and MaxRetryAfter.
 	MaxDuration = 24 * time.Hour
 )
+
+// MaxMaxAttempts is the old name of MaxAttemptsLimit.
+//
+// Deprecated: use MaxAttemptsLimit. MaxMaxAttempts will be removed in the
+// next release.
+const MaxMaxAttempts = MaxAttemptsLimit
 
 // DefaultPolicy is the wait before each retry when Config.Policy is nil:
 // full jitter, u·min(10 s, 100 ms·2ⁿ).
@@ -121,16 +127,22 @@ type permanentError struct{ err error }
 func (e *permanentError) Error() string { return e.err.Error() }
 func (e *permanentError) Unwrap() error { return e.err }
 
-// After wraps err with a wait the dependency asked for, such as an HTTP
-// Retry-After: the next retry waits at least d, plus the policy's jittered
-// wait. A d longer than MaxRetryAfter makes the call give up; a negative d
-// counts as 0. After(nil, d) is nil.
-func After(err error, d time.Duration) error {
+// RetryAfter wraps err with a wait the dependency asked for, such as an
+// HTTP Retry-After: the next retry waits at least d, plus the policy's
+// jittered wait. A d longer than MaxRetryAfter makes the call give up; a
+// negative d counts as 0. RetryAfter(nil, d) is nil.
+func RetryAfter(err error, d time.Duration) error {
 	if err == nil {
 		return nil
 	}
 	return &afterError{err: err, floor: max(d, 0)}
 }
+
+// After is the old name of RetryAfter.
+//
+// Deprecated: use RetryAfter, whose name does not read as time.After.
+// After will be removed in the next release.
+func After(err error, d time.Duration) error { return RetryAfter(err, d) }
 
 type afterError struct {
 	err   error
@@ -192,8 +204,8 @@ type Config struct {
 // allowed range. Zero fields are valid: they mean the defaults.
 func (c Config) Validate() error {
 	switch {
-	case c.MaxAttempts < 0 || c.MaxAttempts > MaxMaxAttempts:
-		return fmt.Errorf("retry: max attempts %d out of range: want 1 <= max attempts <= %d (0 means the default %d)", c.MaxAttempts, MaxMaxAttempts, DefaultMaxAttempts)
+	case c.MaxAttempts < 0 || c.MaxAttempts > MaxAttemptsLimit:
+		return fmt.Errorf("retry: max attempts %d out of range: want 1 <= max attempts <= %d (0 means the default %d)", c.MaxAttempts, MaxAttemptsLimit, DefaultMaxAttempts)
 	case c.AttemptTimeout < 0 || c.AttemptTimeout > MaxDuration:
 		return fmt.Errorf("retry: attempt timeout %v out of range: want 0 <= attempt timeout <= %v (0 means none)", c.AttemptTimeout, MaxDuration)
 	case c.MaxRetryAfter < 0 || c.MaxRetryAfter > MaxDuration:
@@ -335,7 +347,7 @@ func Do(ctx context.Context, op func(context.Context) error) error {
 //
 // Before every attempt it asks the breaker, and gives up with
 // ErrBreakerOpen if refused. Before every retry it draws the wait from the
-// policy (plus any floor from After), then gives up instead of waiting if
+// policy (plus any floor from RetryAfter), then gives up instead of waiting if
 // the attempt limit is reached, the floor exceeds MaxRetryAfter, the
 // breaker is open (this failure or another opened it) for longer than the
 // wait, the wait plus a worst-case attempt would pass the context's

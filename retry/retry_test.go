@@ -79,8 +79,8 @@ func TestDoReturnsPermanentErrorsAtOnce(t *testing.T) {
 	if err != denied || calls.Load() != 1 {
 		t.Fatalf("Do = %v after %d calls, want the unwrapped permanent error after 1", err, calls.Load())
 	}
-	if retry.Permanent(nil) != nil || retry.After(nil, time.Second) != nil {
-		t.Fatal("Permanent(nil) or After(nil, d) is not nil")
+	if retry.Permanent(nil) != nil || retry.RetryAfter(nil, time.Second) != nil {
+		t.Fatal("Permanent(nil) or RetryAfter(nil, d) is not nil")
 	}
 }
 
@@ -224,7 +224,7 @@ func TestRetryAfterFloorTooLongGivesUp(t *testing.T) {
 	var calls atomic.Int64
 	err := mustNew(t, fast()).Do(context.Background(), func(context.Context) error {
 		calls.Add(1)
-		return retry.After(errFlaky, time.Hour)
+		return retry.RetryAfter(errFlaky, time.Hour)
 	})
 	if !errors.Is(err, retry.ErrRetryAfterTooLong) || calls.Load() != 1 {
 		t.Fatalf("Do = %v after %d calls, want ErrRetryAfterTooLong after 1", err, calls.Load())
@@ -249,7 +249,7 @@ func TestRetryAfterFloorIsRespectedWithJitterAbove(t *testing.T) {
 		start := time.Now()
 		mustNew(t, cfg).Do(context.Background(), func(context.Context) error {
 			calls.Add(1)
-			return retry.After(errFlaky, 30*time.Millisecond)
+			return retry.RetryAfter(errFlaky, 30*time.Millisecond)
 		})
 		took := time.Since(start)
 		g := seeded(7)

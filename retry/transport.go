@@ -10,6 +10,7 @@ import (
 	"io"
 	"net"
 	"net/http"
+	"slices"
 	"strings"
 	"sync"
 	"syscall"
@@ -19,15 +20,28 @@ import (
 	"github.com/backofflab/backofflab/retry/budget"
 )
 
-// DefaultRetryStatus lists the response statuses Transport retries when
-// TransportConfig.RetryStatus is nil: 429 Too Many Requests, 502 Bad
-// Gateway, 503 Service Unavailable and 504 Gateway Timeout.
-var DefaultRetryStatus = []int{
+// defaultRetryStatus is what DefaultRetryStatuses returns.
+var defaultRetryStatus = [...]int{
 	http.StatusTooManyRequests,
 	http.StatusBadGateway,
 	http.StatusServiceUnavailable,
 	http.StatusGatewayTimeout,
 }
+
+// DefaultRetryStatuses returns the response statuses a Transport retries
+// when TransportConfig.RetryStatus is nil: 429 Too Many Requests, 502 Bad
+// Gateway, 503 Service Unavailable and 504 Gateway Timeout. Each call
+// returns a new slice, so changing it changes nothing else.
+func DefaultRetryStatuses() []int { return slices.Clone(defaultRetryStatus[:]) }
+
+// DefaultRetryStatus is the old, mutable form of DefaultRetryStatuses.
+//
+// Deprecated: use DefaultRetryStatuses, or TransportConfig.RetryStatus to
+// choose the statuses of one Transport. Until DefaultRetryStatus is
+// removed, in the next release, a Transport made with a nil RetryStatus
+// still reads it when it is made, so a program that changed it keeps its
+// behaviour; but a change made while Transports run is a data race.
+var DefaultRetryStatus = DefaultRetryStatuses()
 
 // IdempotencyKeyHeader is the request header that marks a request as safe
 // to repeat whatever its method.
@@ -43,7 +57,7 @@ type TransportConfig struct {
 	// Base sends each attempt; nil means http.DefaultTransport.
 	Base http.RoundTripper
 	// RetryStatus lists the response statuses to retry, each in [400, 599];
-	// nil means DefaultRetryStatus, and an empty non-nil slice retries only
+	// nil means DefaultRetryStatuses(), and an empty non-nil slice retries only
 	// connection errors. A retryable status counts as a failure for the
 	// breaker; any other response counts as a success.
 	RetryStatus []int
@@ -59,8 +73,14 @@ type TransportConfig struct {
 // when TransportConfig.MaxHosts is 0.
 const DefaultMaxHosts = 1024
 
-// MaxMaxHosts bounds TransportConfig.MaxHosts.
-const MaxMaxHosts = 1_000_000
+// MaxHostsLimit bounds TransportConfig.MaxHosts.
+const MaxHostsLimit = 1_000_000
+
+// MaxMaxHosts is the old name of MaxHostsLimit.
+//
+// Deprecated: use MaxHostsLimit. MaxMaxHosts will be removed in the next
+// release.
+const MaxMaxHosts = MaxHostsLimit
 
 // Validate reports the first field that is out of range, naming it and the
 // allowed range.
@@ -68,8 +88,8 @@ func (c TransportConfig) Validate() error {
 	if err := c.Config.Validate(); err != nil {
 		return err
 	}
-	if c.MaxHosts < 0 || c.MaxHosts > MaxMaxHosts {
-		return fmt.Errorf("retry: max hosts %d out of range: want 1 <= max hosts <= %d (0 means the default %d)", c.MaxHosts, MaxMaxHosts, DefaultMaxHosts)
+	if c.MaxHosts < 0 || c.MaxHosts > MaxHostsLimit {
+		return fmt.Errorf("retry: max hosts %d out of range: want 1 <= max hosts <= %d (0 means the default %d)", c.MaxHosts, MaxHostsLimit, DefaultMaxHosts)
 	}
 	for _, s := range c.RetryStatus {
 		if s < 400 || s > 599 {
@@ -277,7 +297,7 @@ func (t *Transport) RoundTrip(req *http.Request) (*http.Response, error) {
 		if v := resp.Header.Get("Retry-After"); v != "" {
 			if d, err := ParseRetryAfter(v, t.r.now()); err == nil {
 				serr.RetryAfter = d
-				return After(serr, d)
+				return RetryAfter(serr, d)
 			}
 		}
 		return serr

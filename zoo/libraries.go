@@ -273,7 +273,7 @@ func Entries() []Entry {
 						err := send()
 						var ra RetryAfterError
 						if errors.As(err, &ra) {
-							return retry.After(err, ra.Wait)
+							return retry.RetryAfter(err, ra.Wait)
 						}
 						return err
 					})

@@ -20,26 +20,37 @@
 //     and then refuses at once, without touching the network, for a jittered
 //     open time, so a fleet does not probe the dependency in step. The call
 //     whose failure opens it gives up at once too, instead of sleeping only
-//     to be refused. Cancellations, panics and failures that never reached
-//     the dependency count neither way.
+//     to be refused. A call still waiting when its deadline passes is a
+//     failure (a dependency that hangs is failing its callers); the
+//     caller's cancellations, panics and failures that never reached the
+//     dependency count neither way.
 //   - Server pacing as a floor. A Retry-After header (or an error wrapped by
-//     After) sets the least the next wait may be; the policy's jittered wait
-//     is added on top, so clients told the same number do not return on the
-//     same millisecond. A request to wait longer than MaxRetryAfter, or
-//     past the deadline, makes the call give up instead.
+//     RetryAfter) sets the least the next wait may be; the policy's
+//     jittered wait is added on top, so clients told the same number do not
+//     return on the same millisecond. A request to wait longer than
+//     MaxRetryAfter, or past the deadline, makes the call give up instead.
 //
-// Retrier.Do retries any func(context.Context) error. Transport is an
-// http.RoundTripper that retries only what is safe to repeat: the
-// idempotent methods of RFC 9110 (GET, HEAD, OPTIONS, TRACE, PUT, DELETE) and
-// requests carrying an Idempotency-Key header, and only when the body can be
-// replayed (no body, or Request.GetBody set). It retries connection errors,
-// HTTP/2 stream resets and the statuses 429, 502, 503 and 504
-// (configurable), closes every response body it discards (draining it
-// within a byte and time limit), and keeps one breaker per host, for up to
-// MaxHosts hosts.
+// Retrier.Do retries any func(context.Context) error, and DoValue any
+// func(context.Context) (T, error), returning the value. Config.Retryable
+// says which errors are worth another attempt; Permanent marks one that is
+// not. Transport is an http.RoundTripper that retries only what is safe to
+// repeat: the idempotent methods of RFC 9110 (GET, HEAD, OPTIONS, TRACE,
+// PUT, DELETE) and requests carrying an Idempotency-Key header, and only
+// when the body can be replayed (no body, or Request.GetBody set). By
+// default it retries connection errors, HTTP/2 stream resets and GOAWAYs
+// and the statuses 429, 502, 503 and 504; TransportConfig.Classify decides
+// otherwise (retry, stop, fail or ignore, for the breaker as well), and
+// TransportConfig.PrepareAttempt re-signs or refreshes each attempt's
+// request. It closes every response body it discards (draining it within
+// a byte and time limit), and keeps a breaker and a budget per host, for up
+// to MaxHosts hosts.
 //
-// Observer receives an Event for every attempt, retry, refusal and breaker
-// change; Counters is a ready-made Observer that counts them.
+// Observer receives an Event for every attempt, retry, refusal, give-up
+// and breaker change. Counters is a ready-made Observer that counts them,
+// LogEvents one that logs them to a *slog.Logger, and an Event is a
+// slog.LogValuer. An inner RoundTripper under a Transport (an
+// OpenTelemetry-instrumented one, say) reads each attempt's number with
+// AttemptFromContext.
 //
 // The package, with its breaker and budget, is a module of its own that
 // needs only the standard library: importing it adds nothing else to a
@@ -47,6 +58,10 @@
 // policies: a lesson's figure and a service's retries run the same code.
 //
 // Budgets and breakers are shared state: they work because many calls see
-// the same one. Make one Retrier or Transport per dependency and keep it.
-// The package-level Do is stateless, so it has neither.
+// the same one, and they couple whatever they are shared by. Make one
+// Retrier per dependency and keep it, or name each call's dependency with
+// Retrier.For; a Transport keeps them per host by itself, and a Budget or
+// Breaker you pass in the Config is shared by every host or name on
+// purpose. The package-level Do and DoValue with a nil Retrier are
+// stateless, so they have neither.
 package retry

@@ -1,7 +1,9 @@
 package retry
 
 import (
+	"context"
 	"fmt"
+	"log/slog"
 	"sync/atomic"
 	"time"
 
@@ -24,7 +26,11 @@ const (
 	// EventBreakerRefused: the breaker refused attempt number Attempt; an
 	// EventGiveUp follows.
 	EventBreakerRefused
-	// EventGiveUp: the call stopped without success; Err is the *Error.
+	// EventGiveUp: the call stopped without success. Err is the error the
+	// call returns: an *Error, whose Reason is also the event's Reason, or
+	// an error not worth retrying (Permanent, refused by Retryable, or
+	// classified so by a Transport), returned as it is, with Reason
+	// ErrPermanent.
 	EventGiveUp
 	// EventBreakerChange: a breaker this package made changed from From to
 	// To (for a Transport, Host's breaker).
@@ -54,18 +60,102 @@ func (k EventKind) String() string {
 type Event struct {
 	// Kind says what happened; the other fields are set as it describes.
 	Kind EventKind
-	// Host is the request's host for a Transport, "" for Retrier.Do.
+	// Host names the dependency whose breaker and budget the event is
+	// about, the same in every event of a call and of its breaker: for a
+	// Transport its host key, "scheme://host" with the port when it is not
+	// the scheme's default (as Transport.Breaker compares hosts: lower
+	// case, IDNA hosts in their ASCII form, "http://example.com" for
+	// http://EXAMPLE.com:80/); for a Retrier from Retrier.For its name; ""
+	// otherwise.
 	Host string
 	// Attempt is the attempt number the event is about, from 1.
 	Attempt int
 	// Wait is the wait before the retry (EventRetry), or the one refused.
 	Wait time.Duration
-	// Err is the failed attempt's error, or the *Error of a give-up.
+	// Err is the failed attempt's error, or for EventGiveUp the error the
+	// call returns.
 	Err error
+	// Reason is why the call gave up (EventGiveUp): one of the package's
+	// Err variables, or the context's error.
+	Reason error
 	// From and To are the breaker's states for EventBreakerChange.
 	From, To breaker.State
 	// At is when it happened.
 	At time.Time
+}
+
+// LogValue returns the event as a group of attributes, only those its
+// Kind sets: kind, host (when not ""), attempt (attempts for a give-up),
+// wait, reason, err, from and to. At is left to the log record's own time.
+// Logged with a text handler as logger.Info("retrying", "event", e), a
+// retry reads
+//
+//	level=INFO msg=retrying event.kind=retry event.host=https://api.example.com event.attempt=1 event.wait=72ms event.err="HTTP 503 Service Unavailable"
+func (e Event) LogValue() slog.Value {
+	attrs := make([]slog.Attr, 0, 6)
+	attrs = append(attrs, slog.String("kind", e.Kind.String()))
+	if e.Host != "" {
+		attrs = append(attrs, slog.String("host", e.Host))
+	}
+	switch e.Kind {
+	case EventBreakerChange:
+		return slog.GroupValue(append(attrs, slog.String("from", e.From.String()), slog.String("to", e.To.String()))...)
+	case EventAttempt, EventBreakerRefused:
+		attrs = append(attrs, slog.Int("attempt", e.Attempt))
+	case EventRetry:
+		attrs = append(attrs, slog.Int("attempt", e.Attempt), slog.Duration("wait", e.Wait))
+	case EventBudgetRefused:
+		attrs = append(attrs, slog.Int("attempt", e.Attempt))
+	case EventGiveUp:
+		attrs = append(attrs, slog.Int("attempts", e.Attempt))
+		if e.Reason != nil {
+			attrs = append(attrs, slog.String("reason", e.Reason.Error()))
+		}
+		if e.Wait > 0 {
+			attrs = append(attrs, slog.Duration("wait", e.Wait))
+		}
+	}
+	if e.Err != nil {
+		attrs = append(attrs, slog.String("err", e.Err.Error()))
+	}
+	return slog.GroupValue(attrs...)
+}
+
+// Level is the log level LogEvents gives e: Debug for an attempt, Info for
+// a retry and for a breaker closing or half-opening, Warn for a refusal, a
+// give-up and a breaker opening.
+func (e Event) Level() slog.Level {
+	switch e.Kind {
+	case EventAttempt:
+		return slog.LevelDebug
+	case EventRetry:
+		return slog.LevelInfo
+	case EventBreakerChange:
+		if e.To != breaker.Open {
+			return slog.LevelInfo
+		}
+	}
+	return slog.LevelWarn
+}
+
+// LogEvents returns an Observer that logs every event to l, as the message
+// "retry <kind>" ("retry give-up") at the event's Level, with the event's
+// attributes (see LogValue) at the top level of the record:
+//
+//	retry.New(retry.Config{Observer: retry.LogEvents(slog.Default())})
+//
+// Attempts are logged at Debug, so a logger at the default Info level
+// shows retries, refusals, give-ups and breaker changes only. Events whose
+// level l does not log cost no formatting.
+func LogEvents(l *slog.Logger) func(Event) {
+	return func(e Event) {
+		level := e.Level()
+		ctx := context.Background()
+		if !l.Enabled(ctx, level) {
+			return
+		}
+		l.LogAttrs(ctx, level, "retry "+e.Kind.String(), e.LogValue().Group()...)
+	}
 }
 
 // Counters counts events. Its Observe method is an Observer and its

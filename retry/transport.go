@@ -1,7 +1,6 @@
 package retry
 
 import (
-	"container/list"
 	"context"
 	"crypto/tls"
 	"crypto/x509"
@@ -10,9 +9,11 @@ import (
 	"io"
 	"net"
 	"net/http"
+	"reflect"
 	"slices"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"syscall"
 	"time"
 
@@ -50,27 +51,60 @@ const IdempotencyKeyHeader = "Idempotency-Key"
 // TransportConfig sets a Transport's parameters.
 type TransportConfig struct {
 	// Config is the retry configuration. A nil Breaker (without
-	// DisableBreaker) gives the Transport one default breaker per host
-	// (scheme and host:port), made on first use, so one failing host does
-	// not cut off the others.
+	// DisableBreaker) gives the Transport a default breaker per host, and
+	// a nil Budget (without DisableBudget) a default budget per host, made
+	// on first use: one failing host neither cuts off the others nor spends
+	// their retries. A Breaker or a Budget you pass is shared by every
+	// host (to bound the retries to a fleet of replicas together, say).
+	// Config.Retryable must be nil: a Transport's hook is Classify.
 	Config
 	// Base sends each attempt; nil means http.DefaultTransport.
 	Base http.RoundTripper
 	// RetryStatus lists the response statuses to retry, each in [400, 599];
-	// nil means DefaultRetryStatuses(), and an empty non-nil slice retries only
-	// connection errors. A retryable status counts as a failure for the
-	// breaker; any other response counts as a success.
+	// nil means DefaultRetryStatuses(), and an empty non-nil slice retries
+	// only connection errors. A retryable status counts as a failure for
+	// the breaker; any other response counts as a success. It must not be
+	// set with Classify, which decides statuses itself.
 	RetryStatus []int
-	// MaxHosts bounds the per-host breakers kept, in [0, 1e6]; 0 means
-	// DefaultMaxHosts. When a new host would exceed it, the breaker of the
-	// host least recently used is dropped (a few hundred bytes each); that
-	// host gets a fresh, closed breaker if it comes back. Ignored with a
-	// Breaker or DisableBreaker.
+	// Classify, if not nil, decides what each attempt's outcome means:
+	// given the response (and a nil error), or the error (and a nil
+	// response) of the base RoundTripper, it returns Retry, Stop, Fail or
+	// Ignore (see Verdict). nil means DefaultClassify with RetryStatus's
+	// statuses. Some rules come first and it never sees their cases: a
+	// request that is not safe to repeat gets one attempt whatever Classify
+	// says; the caller's cancellation and deadline, the caller's own request
+	// body failing to read, a failing GetBody and a failing PrepareAttempt
+	// end the call without asking it. A response's Retry-After is a floor
+	// on the wait of any attempt it says to Retry. It must not read or
+	// close the response body (the Transport drains and closes the bodies
+	// it does not return) and it must be safe for concurrent use.
+	Classify func(resp *http.Response, err error) Verdict
+	// PrepareAttempt, if not nil, is called with every attempt's request,
+	// the first included, just before it is sent, with the attempt's
+	// number (from 1). It may change the request's header and URL query:
+	// re-sign a request whose signature carries a timestamp (AWS SigV4),
+	// refresh a short-lived token. It gets a copy of the caller's request,
+	// which it may change freely (the caller's is never changed), carrying
+	// the attempt's context and, for a retry, a fresh body from GetBody; to
+	// hash the body, read another copy from GetBody, not the Body. The body
+	// replay rules are the Transport's: a request whose body cannot be
+	// replayed still gets one attempt, and PrepareAttempt must not replace
+	// the Body (the attempt fails if it does). An error from it ends the
+	// call with that error, and the breaker counts nothing: the request
+	// never left.
+	PrepareAttempt func(req *http.Request, attempt int) error
+	// MaxHosts bounds the hosts whose breaker and budget the Transport
+	// keeps, in [0, 1e6]; 0 means DefaultMaxHosts. When a new host would
+	// exceed it, the state of the host least recently used is dropped (a
+	// few hundred bytes each), a host whose breaker is closed before one
+	// whose breaker is open or half-open; that host starts afresh if it
+	// comes back. Ignored when the Transport makes neither breakers nor
+	// budgets (both given or disabled).
 	MaxHosts int
 }
 
-// DefaultMaxHosts is the number of per-host breakers a Transport keeps
-// when TransportConfig.MaxHosts is 0.
+// DefaultMaxHosts is the number of hosts a Transport keeps a breaker and a
+// budget for when TransportConfig.MaxHosts is 0.
 const DefaultMaxHosts = 1024
 
 // MaxHostsLimit bounds TransportConfig.MaxHosts.
@@ -88,8 +122,13 @@ func (c TransportConfig) Validate() error {
 	if err := c.Config.Validate(); err != nil {
 		return err
 	}
-	if c.MaxHosts < 0 || c.MaxHosts > MaxHostsLimit {
+	switch {
+	case c.MaxHosts < 0 || c.MaxHosts > MaxHostsLimit:
 		return fmt.Errorf("retry: max hosts %d out of range: want 1 <= max hosts <= %d (0 means the default %d)", c.MaxHosts, MaxHostsLimit, DefaultMaxHosts)
+	case c.Retryable != nil:
+		return errors.New("retry: Retryable is set on a TransportConfig: a Transport classifies its attempts with Classify, which sees the response as well as the error")
+	case c.Classify != nil && c.RetryStatus != nil:
+		return errors.New("retry: both RetryStatus and Classify set: want at most one (Classify decides the statuses too)")
 	}
 	for _, s := range c.RetryStatus {
 		if s < 400 || s > 599 {
@@ -97,6 +136,82 @@ func (c TransportConfig) Validate() error {
 		}
 	}
 	return nil
+}
+
+// Verdict is what a Transport makes of an attempt's outcome: whether to
+// retry, and what its breaker hears. TransportConfig.Classify returns it.
+type Verdict int
+
+const (
+	// Stop: the dependency answered, and the answer stands. The call ends
+	// with it (the response, or the error as it is), and the breaker
+	// counts a success. The zero Verdict.
+	Stop Verdict = iota
+	// Retry: the dependency failed, and another attempt may succeed. The
+	// breaker counts a failure, and the Transport retries if the request is
+	// safe to repeat and its limits allow; else the call ends with the
+	// outcome (a response as it is, an error inside an *Error).
+	Retry
+	// Fail: the dependency failed, and another attempt will not help. The
+	// call ends with the outcome as it is, and the breaker counts a
+	// failure.
+	Fail
+	// Ignore: the outcome says nothing about the dependency's health (it
+	// never heard the request, or the request was at fault). The call ends
+	// with the outcome as it is, and the breaker counts nothing.
+	Ignore
+)
+
+// String returns "stop", "retry", "fail" or "ignore".
+func (v Verdict) String() string {
+	switch v {
+	case Stop:
+		return "stop"
+	case Retry:
+		return "retry"
+	case Fail:
+		return "fail"
+	case Ignore:
+		return "ignore"
+	}
+	return fmt.Sprintf("Verdict(%d)", int(v))
+}
+
+// DefaultClassify is the Transport's default rule, the one it follows when
+// Classify and RetryStatus are nil. A response is Retry if its status is
+// one of DefaultRetryStatuses() (429, 502, 503, 504), else Stop: a 500 is a
+// bug in the dependency more often than an overload, and a 4xx is the
+// dependency's answer. An error is Retry if the connection or the HTTP/2
+// stream failed (a reset, a refusal, an EOF, a timeout, an HTTP/2 stream
+// reset or GOAWAY, a temporary DNS failure), else Ignore: a TLS
+// certificate error or alert, an unknown host or a proxy refusing the
+// tunnel fails the same way every time without telling anything of the
+// dependency.
+//
+// A Classify of your own can build on it:
+//
+//	Classify: func(resp *http.Response, err error) retry.Verdict {
+//		if resp != nil && resp.StatusCode == http.StatusInternalServerError {
+//			return retry.Fail // count 500s against the breaker, without retrying them
+//		}
+//		return retry.DefaultClassify(resp, err)
+//	}
+func DefaultClassify(resp *http.Response, err error) Verdict {
+	if err != nil {
+		return classifyError(err)
+	}
+	if slices.Contains(defaultRetryStatus[:], resp.StatusCode) {
+		return Retry
+	}
+	return Stop
+}
+
+// classifyError is the default rule for an error.
+func classifyError(err error) Verdict {
+	if retryableError(err) {
+		return Retry
+	}
+	return Ignore
 }
 
 // Transport is an http.RoundTripper that retries requests that are safe to
@@ -111,43 +226,45 @@ func (c TransportConfig) Validate() error {
 // (http.NewRequest sets it for the common in-memory bodies). Other requests
 // get one attempt, still under the breaker.
 //
-// Connection errors (resets, refusals, EOF, timeouts), HTTP/2 stream
-// resets and the RetryStatus responses are retried; TLS certificate errors,
-// TLS alerts (a client certificate required or rejected, no common
-// protocol version) and unknown hosts are not. A Retry-After header on a
-// retried response is a floor on the next wait. When the Transport gives
-// up after a retryable response, it returns that response, body unread, as
-// a plain http.Transport would have; every other response body it
-// receives, it drains (at most 4 KiB, for at most 100 ms, else it drops the
-// connection) and closes. When it gives up after a retryable error, the
-// error is an *Error; an error not worth retrying is returned as it is.
+// What is retried is Classify's to say; by default (DefaultClassify)
+// connection errors (resets, refusals, EOF, timeouts), HTTP/2 stream resets
+// and GOAWAYs and the RetryStatus responses are, TLS certificate errors,
+// TLS alerts and unknown hosts are not. A Retry-After header on a retried
+// response is a floor on the next wait. When the Transport gives up after
+// a response, it returns that response, body unread, as a plain
+// http.Transport would have; every other response body it receives, it
+// drains (at most 4 KiB, for at most 100 ms, else it drops the connection)
+// and closes. When it gives up after a retryable error, the error is an
+// *Error; an error not worth retrying is returned as it is.
 //
-// The breaker hears of every answer: a RetryStatus response or a retryable
-// error is a failure, any other response a success. Attempts that never
-// heard from the dependency (a request body that cannot be rewound, an
-// error not worth retrying, a proxy refusing the tunnel, the caller's
-// cancellation) count as neither.
+// The breaker hears of every answer as Classify says: by default a
+// RetryStatus response or a retryable error is a failure, any other
+// response a success. Attempts that never heard from the dependency (a
+// request body that cannot be rewound, the caller's own body failing to
+// read, an error not worth retrying, a proxy refusing the tunnel, the
+// caller's cancellation) count as neither; an attempt still waiting for
+// its response when the caller's deadline passes counts as a failure.
+//
+// Each attempt runs under a context of its own, derived from the
+// request's, which carries the attempt's number for an instrumented inner
+// RoundTripper to read with AttemptFromContext. With an AttemptTimeout,
+// an attempt that has no response headers after that long is cancelled
+// and counts as a timeout; the response it returns has a body read under
+// the request's context alone, so a long download is not cut at
+// AttemptTimeout (give the request a deadline for that). The attempt's
+// context therefore has no deadline of its own for the inner RoundTripper
+// to see.
 //
 // A Transport is safe for concurrent use. The zero Transport is ready to use
 // and behaves as NewTransport(TransportConfig{}) would; it must not be
 // copied after first use.
 type Transport struct {
-	once   sync.Once
-	r      *Retrier
-	base   http.RoundTripper
-	status map[int]bool
-
-	mu       sync.Mutex
-	breakers map[string]*list.Element // per host, when perHost; values are *hostBreaker
-	lru      list.List                // most recently used first
-	maxHosts int
-	perHost  bool
-}
-
-// hostBreaker is one host's breaker in a Transport's LRU list.
-type hostBreaker struct {
-	key string
-	b   *breaker.Breaker
+	once     sync.Once
+	r        *Retrier // its breaker and budget are the ones all hosts share, if any
+	base     http.RoundTripper
+	classify func(*http.Response, error) Verdict
+	prepareF func(*http.Request, int) error
+	hosts    *table // per host, when the Transport makes breakers or budgets
 }
 
 // NewTransport returns a Transport with the given configuration, or an error
@@ -168,164 +285,332 @@ func (t *Transport) init() {
 
 // setup fills in t from a valid cfg.
 func (t *Transport) setup(cfg TransportConfig) {
-	t.r, _ = newRetrier(cfg.Config)
-	t.base, t.status = cfg.Base, map[int]bool{}
+	t.r = &Retrier{settings: newSettings(cfg.Config), breaker: cfg.Breaker, budget: cfg.Budget}
+	t.r.once.Do(func() {})
+	t.base, t.classify, t.prepareF = cfg.Base, cfg.Classify, cfg.PrepareAttempt
 	if t.base == nil {
 		t.base = http.DefaultTransport
 	}
-	codes := cfg.RetryStatus
-	if codes == nil {
-		codes = DefaultRetryStatus
-	}
-	for _, s := range codes {
-		t.status[s] = true
-	}
-	if cfg.Breaker == nil && !cfg.DisableBreaker {
-		t.perHost = true
-		t.breakers = map[string]*list.Element{}
-		t.maxHosts = cfg.MaxHosts
-		if t.maxHosts == 0 {
-			t.maxHosts = DefaultMaxHosts
+	if t.classify == nil {
+		codes := cfg.RetryStatus
+		if codes == nil {
+			codes = DefaultRetryStatus // deprecated, but still honoured: see there
 		}
+		t.classify = statusClassifier(codes)
+	}
+	if t.r.ownBreaker || t.r.ownBudget {
+		max := cfg.MaxHosts
+		if max == 0 {
+			max = DefaultMaxHosts
+		}
+		t.hosts = newTable(max, t.r.ownBreaker, t.r.ownBudget, &t.r.settings)
 	}
 }
 
-// Budget returns the Transport's retry budget, nil if disabled.
-func (t *Transport) Budget() *budget.Budget {
-	t.init()
-	return t.r.budget
+// statusClassifier returns DefaultClassify's rule with codes for the
+// retryable statuses.
+func statusClassifier(codes []int) func(*http.Response, error) Verdict {
+	if slices.Equal(codes, defaultRetryStatus[:]) {
+		return DefaultClassify
+	}
+	retry := map[int]bool{}
+	for _, c := range codes {
+		retry[c] = true
+	}
+	return func(resp *http.Response, err error) Verdict {
+		if err != nil {
+			return classifyError(err)
+		}
+		if retry[resp.StatusCode] {
+			return Retry
+		}
+		return Stop
+	}
+}
+
+// host returns the breaker and the budget for requests to key.
+func (t *Transport) host(key string) (*breaker.Breaker, *budget.Budget) {
+	br, bu := t.r.breaker, t.r.budget
+	if t.hosts != nil {
+		e := t.hosts.get(key, nil)
+		if e.breaker != nil {
+			br = e.breaker
+		}
+		if e.budget != nil {
+			bu = e.budget
+		}
+	}
+	return br, bu
 }
 
 // Breaker returns the breaker for requests to host (as in URL.Host) over
 // scheme, nil if the breaker is disabled. With per-host breakers it makes
 // the host's breaker if there is none yet. Hosts are compared as a client
-// would connect to them: case-insensitively, without a trailing dot, and
-// with the scheme's default port, so EXAMPLE.com, example.com:80 and
-// example.com. share a breaker over http.
+// connects to them: case-insensitively, without a trailing dot, with the
+// scheme's default port, a port's leading zeros and internationalised
+// names in their ASCII (Punycode) form, so EXAMPLE.com, example.com:80,
+// example.com:080 and example.com. share a breaker over http, and so do
+// bücher.example and xn--bcher-kva.example.
 func (t *Transport) Breaker(scheme, host string) *breaker.Breaker {
 	t.init()
-	if !t.perHost {
-		return t.r.breaker
-	}
-	key := hostKey(scheme, host)
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	if e := t.breakers[key]; e != nil {
-		t.lru.MoveToFront(e)
-		return e.Value.(*hostBreaker).b
-	}
-	if t.lru.Len() >= t.maxHosts {
-		oldest := t.lru.Back()
-		t.lru.Remove(oldest)
-		delete(t.breakers, oldest.Value.(*hostBreaker).key)
-	}
-	b := t.r.newBreaker(key)
-	t.breakers[key] = t.lru.PushFront(&hostBreaker{key: key, b: b})
-	return b
+	br, _ := t.host(hostKey(scheme, host))
+	return br
 }
 
-// hostKey is the per-host breaker key "scheme://host[:port]": scheme and
-// host in lower case, the host without a trailing dot or IPv6 brackets'
-// variations, and the port left out when it is the scheme's default.
-func hostKey(scheme, host string) string {
-	scheme, host = strings.ToLower(scheme), strings.ToLower(host)
-	h, port, err := net.SplitHostPort(host)
-	if err != nil { // no port
-		h, port = host, ""
-	}
-	h = strings.TrimSuffix(strings.TrimSuffix(strings.TrimPrefix(h, "["), "]"), ".")
-	switch {
-	case port == "" || port == "80" && scheme == "http" || port == "443" && scheme == "https":
-		if strings.Contains(h, ":") {
-			h = "[" + h + "]"
-		}
-		return scheme + "://" + h
-	}
-	return scheme + "://" + net.JoinHostPort(h, port)
+// BudgetFor returns the retry budget for requests to host over scheme,
+// compared as Breaker compares them, nil if the budget is disabled. With
+// per-host budgets it makes the host's budget if there is none yet.
+func (t *Transport) BudgetFor(scheme, host string) *budget.Budget {
+	t.init()
+	_, bu := t.host(hostKey(scheme, host))
+	return bu
+}
+
+// Budget returns the retry budget every host shares: the Config's Budget.
+// It is nil when the budget is disabled and, since budgets became per host,
+// when the Transport keeps one per host.
+//
+// Deprecated: use BudgetFor, which answers for a host in every case.
+// Budget will be removed in the next release.
+func (t *Transport) Budget() *budget.Budget {
+	t.init()
+	return t.r.budget
+}
+
+// attemptKey is the context key of the attempt number.
+type attemptKey struct{}
+
+// AttemptFromContext returns the number of the Transport's attempt whose
+// request carries ctx, from 1, or 0 if ctx is not an attempt's. An inner
+// RoundTripper (an instrumented one, say) reads it to tell the attempts of
+// one call apart: OpenTelemetry's HTTP conventions record
+// http.request.resend_count, which is the attempt number less one.
+func AttemptFromContext(ctx context.Context) int {
+	n, _ := ctx.Value(attemptKey{}).(int)
+	return n
 }
 
 // RoundTrip sends req, retrying as the Transport's configuration allows.
 func (t *Transport) RoundTrip(req *http.Request) (*http.Response, error) {
-	c := call{
-		breaker: t.Breaker(req.URL.Scheme, req.URL.Host),
-		host:    req.URL.Host,
-		limit:   t.r.maxAttempts,
-	}
+	t.init()
+	key := hostKey(req.URL.Scheme, req.URL.Host)
+	c := call{host: key, limit: t.r.maxAttempts}
+	c.breaker, c.budget = t.host(key)
 	if !Repeatable(req) {
 		c.limit, c.limitReason = 1, ErrNotRetryable
 	}
-	var last *http.Response // the last retryable response, until discarded
+	var st roundTrip
 	c.discard = func() {
-		if last != nil {
-			drain(last)
-			last = nil
+		if st.last != nil {
+			drain(st.last)
+			st.last = nil
 		}
 	}
-	attempt := 0
 	err := t.r.run(req.Context(), c, func(ctx context.Context) error {
-		attempt++
-		// Each attempt has a context of its own, which lives until its
-		// response body is closed (the body is part of the attempt), and
-		// which drain cancels to drop a connection whose body stalls.
-		var cancel context.CancelFunc
-		if t.r.attemptTO > 0 {
-			ctx, cancel = context.WithTimeout(ctx, t.r.attemptTO)
-		} else {
-			ctx, cancel = context.WithCancel(ctx)
-		}
-		out, err := t.prepare(req, ctx, attempt)
-		if err != nil {
-			cancel()
-			return &abandonedError{err} // the request never left
-		}
-		resp, err := t.base.RoundTrip(out)
-		if err != nil {
-			cancel()
-			if retryableError(err) {
-				return err
-			}
-			// No answer, and none worth retrying for: it says nothing
-			// about the dependency's health.
-			return &abandonedError{err}
-		}
-		resp.Body = cancelOnClose(resp.Body, cancel)
-		last = resp
-		if !t.status[resp.StatusCode] {
-			return nil
-		}
-		serr := &StatusError{Code: resp.StatusCode}
-		if v := resp.Header.Get("Retry-After"); v != "" {
-			if d, err := ParseRetryAfter(v, t.r.now()); err == nil {
-				serr.RetryAfter = d
-				return RetryAfter(serr, d)
-			}
-		}
-		return serr
+		st.attempts++
+		return t.attempt(ctx, req, st.attempts, &st)
 	})
-	if last != nil {
-		return last, nil // success, or a retryable response we stopped retrying
+	if st.last != nil {
+		return st.last, nil // success, or a response we stopped on
 	}
-	if req.Body != nil && attempt == 0 {
+	if req.Body != nil && !st.sent {
 		req.Body.Close() // a RoundTripper closes the body, even when it sends nothing
 	}
 	return nil, err
 }
 
-// prepare returns the request for the given attempt: req itself (with
-// ctx) for the first, a copy with a fresh body from GetBody after that.
-func (t *Transport) prepare(req *http.Request, ctx context.Context, attempt int) (*http.Request, error) {
-	if attempt == 1 {
-		return req.WithContext(ctx), nil
+// roundTrip is the state of one RoundTrip call.
+type roundTrip struct {
+	attempts int            // attempts begun
+	sent     bool           // the base RoundTripper has had a request
+	last     *http.Response // the last response kept, until discarded
+}
+
+// attempt sends attempt number n of req under ctx, keeping a response it
+// may return in st.last, and returns what the retry loop makes of it.
+func (t *Transport) attempt(ctx context.Context, req *http.Request, n int, st *roundTrip) error {
+	// Each attempt has a context of its own, which lives until its
+	// response body is closed (the body is part of the attempt), and which
+	// drain cancels to drop a connection whose body stalls. The attempt
+	// timeout cancels it too, until the response headers arrive.
+	ctx, cancel := context.WithCancelCause(ctx)
+	ctx = context.WithValue(ctx, attemptKey{}, n)
+	var timer *time.Timer
+	if t.r.attemptTO > 0 {
+		timer = time.AfterFunc(t.r.attemptTO, func() { cancel(errAttemptTimeout) })
 	}
-	out := req.Clone(ctx)
-	if req.Body != nil && req.Body != http.NoBody {
+	out, body, err := t.prepare(req, ctx, n)
+	if err != nil {
+		stopTimer(timer)
+		cancel(nil)
+		return &abandonedError{err} // the request never left
+	}
+	st.sent = true
+	resp, err := t.base.RoundTrip(out)
+	timedOut := stopTimer(timer)
+	if err == nil && timedOut { // the timeout fired as the headers arrived
+		closeBody(resp)
+		resp, err = nil, errAttemptTimeout
+	}
+	if err != nil {
+		cancel(nil)
+		if timedOut {
+			err = &attemptTimeoutError{t.r.attemptTO}
+		}
+		if body != nil && body.failed() != nil {
+			// The caller's own body failed to read: the dependency did
+			// nothing wrong, and another attempt would read it again.
+			return &abandonedError{err}
+		}
+		return t.judgeError(err)
+	}
+	if resp.Body == nil { // some RoundTrippers leave it nil; http.Client accepts that
+		resp.Body = http.NoBody
+	}
+	resp.Body = cancelOnClose(resp.Body, cancel)
+	st.last = resp
+	v := t.classify(resp, nil)
+	switch v {
+	case Stop:
+		return nil
+	case Retry:
+		serr := &StatusError{Code: resp.StatusCode}
+		if ra := resp.Header.Get("Retry-After"); ra != "" {
+			if d, err := ParseRetryAfter(ra, t.r.now()); err == nil {
+				serr.RetryAfter = d
+				return RetryAfter(serr, d)
+			}
+		}
+		return serr
+	case Fail:
+		return &failedError{&StatusError{Code: resp.StatusCode}}
+	case Ignore:
+		return &abandonedError{&StatusError{Code: resp.StatusCode}}
+	}
+	st.last = nil
+	drain(resp)
+	return &abandonedError{fmt.Errorf("retry: Classify returned %v for a response with status %d: want Stop, Retry, Fail or Ignore", v, resp.StatusCode)}
+}
+
+// judgeError returns what the retry loop makes of an attempt's error,
+// as Classify says.
+func (t *Transport) judgeError(err error) error {
+	switch v := t.classify(nil, err); v {
+	case Stop:
+		return &permanentError{err}
+	case Retry:
+		return err
+	case Fail:
+		return &failedError{err}
+	case Ignore:
+		return &abandonedError{err}
+	default:
+		return &abandonedError{fmt.Errorf("retry: Classify returned %v for the error %w: want Stop, Retry, Fail or Ignore", v, err)}
+	}
+}
+
+// stopTimer stops t, if not nil, and reports whether it had fired.
+func stopTimer(t *time.Timer) bool { return t != nil && !t.Stop() }
+
+// closeBody closes resp's body, if any.
+func closeBody(resp *http.Response) {
+	if resp != nil && resp.Body != nil {
+		resp.Body.Close()
+	}
+}
+
+// errAttemptTimeout is the cause an attempt's context is cancelled with
+// when its AttemptTimeout passes.
+var errAttemptTimeout = errors.New("retry: attempt timeout")
+
+// attemptTimeoutError is the error of an attempt that had no response
+// headers within AttemptTimeout. It is a context.DeadlineExceeded and a
+// net.Error whose Timeout is true, so Classify rules for timeouts apply.
+type attemptTimeoutError struct{ d time.Duration }
+
+func (e *attemptTimeoutError) Error() string {
+	return fmt.Sprintf("retry: no response headers within the attempt timeout of %v", e.d)
+}
+func (e *attemptTimeoutError) Is(target error) bool { return target == context.DeadlineExceeded }
+func (e *attemptTimeoutError) Timeout() bool        { return true }
+func (e *attemptTimeoutError) Temporary() bool      { return true }
+
+// prepare returns the request for attempt n: a shallow copy of req with
+// ctx for the first (a deep one, when PrepareAttempt may change it), a
+// copy with a fresh body from GetBody after that, prepared by
+// PrepareAttempt if set. Its body, if any, is watched for read errors.
+func (t *Transport) prepare(req *http.Request, ctx context.Context, n int) (*http.Request, *bodyWatch, error) {
+	var out *http.Request
+	if n == 1 && t.prepareF == nil {
+		out = req.WithContext(ctx)
+	} else {
+		out = req.Clone(ctx)
+	}
+	if n > 1 && req.Body != nil && req.Body != http.NoBody {
 		body, err := req.GetBody()
 		if err != nil {
-			return nil, fmt.Errorf("retry: rewinding the request body for attempt %d: %w", attempt, err)
+			return nil, nil, fmt.Errorf("retry: rewinding the request body for attempt %d: %w", n, err)
 		}
 		out.Body = body
 	}
-	return out, nil
+	if t.prepareF != nil {
+		body := out.Body
+		err := t.prepareF(out, n)
+		if out.Body != body {
+			if out.Body != nil {
+				out.Body.Close()
+			}
+			if err == nil {
+				err = errors.New("it replaced the body: the Transport replays the body itself, from GetBody")
+			}
+		}
+		if err != nil {
+			if n > 1 && body != nil {
+				body.Close() // the copy from GetBody; the caller's own, RoundTrip closes
+			}
+			return nil, nil, fmt.Errorf("retry: preparing attempt %d: %w", n, err)
+		}
+	}
+	if out.Body == nil || out.Body == http.NoBody {
+		return out, nil, nil
+	}
+	w := &bodyWatch{ReadCloser: out.Body, failure: &atomic.Pointer[error]{}}
+	out.Body = w
+	if getBody := out.GetBody; getBody != nil {
+		// net/http itself may rewind the body through GetBody, to resend
+		// on a dead keep-alive connection: watch that copy too.
+		out.GetBody = func() (io.ReadCloser, error) {
+			b, err := getBody()
+			if err != nil {
+				return nil, err
+			}
+			return &bodyWatch{ReadCloser: b, failure: w.failure}, nil
+		}
+	}
+	return out, w, nil
+}
+
+// bodyWatch passes a request body through and remembers the first error,
+// other than io.EOF, that a read from it returned.
+type bodyWatch struct {
+	io.ReadCloser
+	failure *atomic.Pointer[error]
+}
+
+func (b *bodyWatch) Read(p []byte) (int, error) {
+	n, err := b.ReadCloser.Read(p)
+	if err != nil && err != io.EOF {
+		b.failure.CompareAndSwap(nil, &err)
+	}
+	return n, err
+}
+
+// failed returns the first read error, nil if none.
+func (b *bodyWatch) failed() error {
+	if e := b.failure.Load(); e != nil {
+		return *e
+	}
+	return nil
 }
 
 // StatusError is the error a Transport's attempt reports for a retryable
@@ -371,6 +656,37 @@ type h2StreamError struct {
 
 func (e h2StreamError) Error() string { return fmt.Sprintf("stream error: stream ID %d", e.StreamID) }
 
+// goAway reports whether err is, or wraps, HTTP/2's GoAwayError: the
+// server sent GOAWAY and closed the connection with the request on it.
+// net/http's bundled HTTP/2 (http.http2GoAwayError) and
+// golang.org/x/net/http2 (http2.GoAwayError) each have their own type,
+// neither with an As method, so it is known by its name and its
+// LastStreamID field.
+func goAway(err error) bool {
+	for err != nil {
+		t := reflect.TypeOf(err)
+		if t.Kind() == reflect.Struct && strings.HasSuffix(t.Name(), "GoAwayError") {
+			if f, ok := t.FieldByName("LastStreamID"); ok && f.Type.Kind() == reflect.Uint32 {
+				return true
+			}
+		}
+		switch u := err.(type) {
+		case interface{ Unwrap() error }:
+			err = u.Unwrap()
+		case interface{ Unwrap() []error }:
+			for _, e := range u.Unwrap() {
+				if goAway(e) {
+					return true
+				}
+			}
+			return false
+		default:
+			return false
+		}
+	}
+	return false
+}
+
 // retryableError reports whether a transport error is worth another
 // attempt: the connection or the HTTP/2 stream failed, not the request.
 // TLS alerts (a client certificate required or rejected, no common
@@ -383,7 +699,10 @@ func retryableError(err error) bool {
 	var dns *net.DNSError
 	var op *net.OpError
 	var stream h2StreamError
+	var timeout *attemptTimeoutError
 	switch {
+	case errors.As(err, &timeout):
+		return true
 	case errors.Is(err, context.Canceled):
 		return false
 	case errors.As(err, &cert), errors.As(err, &unknown), errors.As(err, &alert):
@@ -394,9 +713,11 @@ func retryableError(err error) bool {
 		return false
 	case errors.As(err, &dns):
 		return !dns.IsNotFound
-	case errors.As(err, &stream):
+	case errors.As(err, &stream), goAway(err):
 		// An HTTP/2 stream reset is the HTTP/2 form of a dropped
-		// connection; the Transport only retries requests safe to repeat.
+		// connection, and a GOAWAY followed by a closed connection the
+		// form of a server going away; the Transport only retries requests
+		// safe to repeat.
 		return true
 	case errors.Is(err, context.DeadlineExceeded), // an attempt timeout
 		errors.Is(err, io.EOF), errors.Is(err, io.ErrUnexpectedEOF),
@@ -426,7 +747,7 @@ func drain(resp *http.Response) {
 	body := resp.Body
 	if resp.ContentLength <= drainBytes {
 		if b, ok := body.(*cancelBody); ok {
-			stop := time.AfterFunc(drainTime, b.cancel)
+			stop := time.AfterFunc(drainTime, func() { b.cancel(errDrainTimeout) })
 			io.CopyN(io.Discard, body, drainBytes)
 			stop.Stop()
 		}
@@ -434,10 +755,14 @@ func drain(resp *http.Response) {
 	body.Close()
 }
 
+// errDrainTimeout is the cause a discarded body's context is cancelled
+// with when it does not drain in time.
+var errDrainTimeout = errors.New("retry: draining a discarded response body took too long")
+
 // cancelOnClose returns body wrapped so that closing it releases the
 // attempt's context. A 101 Switching Protocols body stays writable, as
 // net/http promises.
-func cancelOnClose(body io.ReadCloser, cancel context.CancelFunc) io.ReadCloser {
+func cancelOnClose(body io.ReadCloser, cancel context.CancelCauseFunc) io.ReadCloser {
 	if rw, ok := body.(io.ReadWriteCloser); ok {
 		return &cancelRWBody{cancelBody{body, cancel}, rw}
 	}
@@ -447,12 +772,12 @@ func cancelOnClose(body io.ReadCloser, cancel context.CancelFunc) io.ReadCloser 
 // cancelBody releases an attempt's context when its body is closed.
 type cancelBody struct {
 	io.ReadCloser
-	cancel context.CancelFunc
+	cancel context.CancelCauseFunc
 }
 
 func (b *cancelBody) Close() error {
 	err := b.ReadCloser.Close()
-	b.cancel()
+	b.cancel(nil)
 	return err
 }
 

@@ -819,7 +819,7 @@ func TestZeroTransportWorks(t *testing.T) {
 	if err != nil || code != 200 || body != "ok" || s.hits.Load() != 2 {
 		t.Fatalf("zero Transport GET = %d %q %v after %d attempts, want 200 ok after 2", code, body, err, s.hits.Load())
 	}
-	if rt.Budget() == nil || rt.Breaker("http", "x") == nil {
+	if rt.BudgetFor("http", "x") == nil || rt.Breaker("http", "x") == nil {
 		t.Fatal("zero Transport has no budget or breaker")
 	}
 }

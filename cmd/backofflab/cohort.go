@@ -47,6 +47,13 @@ type cohortReport struct {
 	cohort.Summary
 }
 
+// cohortFlags are the flags whose names the cohort package's errors use
+// for its parameters.
+var cohortFlags = []string{"clients", "limit", "service", "outage", "spread", "horizon", "base", "cap", "wait", "seed", "seeds", "max-calls"}
+
+// inRange reports whether lo <= v <= hi.
+func inRange(v, lo, hi int) bool { return v >= lo && v <= hi }
+
 // cohortTables names the lesson tables --table accepts.
 var cohortTables = []string{"main", "caps", "spread", "no-outage", "overload", "all"}
 
@@ -78,6 +85,10 @@ func runCohort(args []string, stdout, stderr io.Writer) int {
 		return status
 	}
 	fail := func(format string, a ...any) int { return usageError(stderr, "cohort", format, a...) }
+	// failLab reports a cohort package error in terms of the flags.
+	failLab := func(err error) int {
+		return fail("%s", withDashes(strings.TrimPrefix(err.Error(), "cohort: "), cohortFlags...))
+	}
 
 	if *table != "" {
 		var extra []string
@@ -91,7 +102,7 @@ func runCohort(args []string, stdout, stderr io.Writer) int {
 		if len(extra) > 0 {
 			return fail("%s cannot be combined with --table, which uses the lesson's own settings", strings.Join(extra, ", "))
 		}
-		return cohortTable(*table, *seeds, *overloadSeeds, *asJSON, stdout, stderr, fail)
+		return cohortTable(*table, *seeds, *overloadSeeds, *asJSON, stdout, stderr, fail, failLab)
 	}
 
 	fs.Visit(func(f *flag.Flag) {
@@ -108,16 +119,30 @@ func runCohort(args []string, stdout, stderr io.Writer) int {
 	if *all {
 		names = lineupNames(cohort.Lineup())
 	}
+	if inRange(c.Clients, 1, cohort.MaxClients) && inRange(*seeds, 1, cohort.MaxSeeds) {
+		if w := float64(c.Clients) * float64(*seeds) * float64(len(names)); w > maxCohortWork {
+			asked := []string{fmt.Sprintf("--clients %d", c.Clients), fmt.Sprintf("--seeds %d", *seeds)}
+			if *all {
+				asked = append(asked, fmt.Sprintf("--all (%d policies)", len(names)))
+			}
+			most := int(maxCohortWork / (float64(c.Clients) * float64(len(names))))
+			advice := fmt.Sprintf("lower --seeds (at most %d here) or --clients", most)
+			if most == 0 {
+				advice = "lower --clients"
+			}
+			return tooMuchWork(stderr, "cohort", asked, w, maxCohortWork, "client-runs (clients × seeds × policies)", advice)
+		}
+	}
 	var reports []cohortReport
 	for _, name := range names {
 		p, err := cohort.NewPolicy(name, *base, *cp, *wait)
 		if err != nil {
-			return fail("%v", strings.TrimPrefix(err.Error(), "cohort: "))
+			return failLab(err)
 		}
 		c.Policy = p
 		s, err := cohort.Average(c, *seeds)
 		if err != nil {
-			return fail("%v", strings.TrimPrefix(err.Error(), "cohort: "))
+			return failLab(err)
 		}
 		reports = append(reports, cohortReport{cohortSettings{
 			Policy: name, Clients: c.Clients, Limit: c.Limit, ServiceMs: cohortMs(c.Service), OutageMs: cohortMs(c.Outage),
@@ -143,7 +168,7 @@ func runCohort(args []string, stdout, stderr io.Writer) int {
 }
 
 // cohortTable prints one or all of the lesson's tables.
-func cohortTable(name string, seeds, overloadSeeds int, asJSON bool, stdout, stderr io.Writer, fail func(string, ...any) int) int {
+func cohortTable(name string, seeds, overloadSeeds int, asJSON bool, stdout, stderr io.Writer, fail func(string, ...any) int, failLab func(error) int) int {
 	valid := false
 	for _, n := range cohortTables {
 		valid = valid || n == name
@@ -152,11 +177,11 @@ func cohortTable(name string, seeds, overloadSeeds int, asJSON bool, stdout, std
 		return fail("unknown table %q: want one of %s", name, strings.Join(cohortTables, ", "))
 	}
 	if overloadSeeds < 1 || overloadSeeds > cohort.MaxSeeds {
-		return fail("overload-seeds %d out of range: want 1 <= overload-seeds <= %d", overloadSeeds, cohort.MaxSeeds)
+		return fail("--overload-seeds %d out of range: want 1 <= --overload-seeds <= %d", overloadSeeds, cohort.MaxSeeds)
 	}
 	t, err := cohort.LessonTables(seeds, overloadSeeds)
 	if err != nil {
-		return fail("%v", strings.TrimPrefix(err.Error(), "cohort: "))
+		return failLab(err)
 	}
 	if asJSON {
 		var v any = t

@@ -112,6 +112,26 @@ func runContention(args []string, stdout, stderr io.Writer) int {
 	if *all {
 		policies = contention.Lineup()
 	}
+	if inRange(*runs, 1, contention.MaxRuns) && inRange(c.Clients, 1, contention.MaxClients) {
+		if w := contentionWork(clients, len(policies), *runs); w > maxContentionWork {
+			var asked []string
+			if *sweep {
+				asked = append(asked, fmt.Sprintf("--sweep (%d to %d clients)", clients[0], clients[len(clients)-1]))
+			} else {
+				asked = append(asked, fmt.Sprintf("--clients %d", c.Clients))
+			}
+			if *all {
+				asked = append(asked, fmt.Sprintf("--all (%d policies)", len(policies)))
+			}
+			asked = append(asked, fmt.Sprintf("--runs %d", *runs))
+			advice := fmt.Sprintf("lower --runs (at most %d here)", int(maxContentionWork/(w/float64(*runs))))
+			if !*sweep {
+				advice += " or --clients"
+			}
+			return tooMuchWork(stderr, "contention", asked, w, maxContentionWork,
+				"units of work (clients × (clients + 1000) per run and policy)", advice)
+		}
+	}
 	means, err := contention.Sweep(c, clients, policies, *runs)
 	if err != nil {
 		return fail("%s", flagError(err, "contention: ", contentionFields))

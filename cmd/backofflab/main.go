@@ -47,7 +47,12 @@ func main() {
 
 func dispatch(args []string, stdout, stderr io.Writer) int {
 	if len(args) == 0 || args[0] == "help" || args[0] == "-h" || args[0] == "--help" {
-		usage(stdout)
+		out := &outputWriter{w: stdout}
+		usage(out)
+		if out.err != nil {
+			fmt.Fprintf(stderr, "backofflab: writing output: %v\n", out.err.err)
+			return 1
+		}
 		if len(args) == 0 {
 			return 2
 		}

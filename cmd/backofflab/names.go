@@ -3,6 +3,7 @@ package main
 import (
 	"fmt"
 	"io"
+	"slices"
 	"strings"
 
 	"github.com/backofflab/backofflab/lab/schedule"
@@ -36,6 +37,9 @@ func policyNames(cmd, flag, value, legacyNone string, stderr io.Writer) ([]strin
 		name, err := policyName(cmd, flag, v, legacyNone, stderr)
 		if err != nil {
 			return nil, err
+		}
+		if slices.Contains(out, name) {
+			return nil, fmt.Errorf("%s names %s twice: name each policy once", flag, name)
 		}
 		out = append(out, name)
 	}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"slices"
 	"strings"
 	"text/tabwriter"
 	"time"
@@ -133,6 +134,11 @@ func parseStorm(args []string, stdout, stderr io.Writer) (r stormRuns, status in
 		fmt.Fprintf(stderr, "backofflab storm: --policies is empty: want some of %s\n", strings.Join(append(schedule.Names(), storm.RetryDefaults), ", "))
 		return r, 2, false
 	}
+	if most := time.Duration(len(names)) * c.Deadline; c.Deadline <= storm.MaxDeadline && most > maxStormTime {
+		fmt.Fprintf(stderr, "backofflab storm: --policies with %s and --deadline %v ask for up to %v of real time (every run lasts until the clients' deadline at most), more than the %v one command may take: name fewer --policies or shorten --deadline\n",
+			plural(len(names), "run", "runs"), c.Deadline, most, maxStormTime)
+		return r, 2, false
+	}
 	// Validate every run's configuration before spending seconds on any.
 	for _, p := range names {
 		cfg := c
@@ -171,6 +177,9 @@ func stormPolicies(value string, stderr io.Writer) ([]string, error) {
 				return nil, fmt.Errorf("--policies: unknown policy %q: want one of %s, %s", v, strings.Join(schedule.Names(), ", "), storm.RetryDefaults)
 			}
 			v = name
+		}
+		if slices.Contains(names, v) {
+			return nil, fmt.Errorf("--policies names %s twice: each run is one policy, name each once", v)
 		}
 		names = append(names, v)
 	}

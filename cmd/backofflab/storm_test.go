@@ -95,11 +95,11 @@ func TestStormBadFlags(t *testing.T) {
 // deprecation message; the help lists the new names only, every one of them.
 func TestStormPolicyNames(t *testing.T) {
 	var errb bytes.Buffer
-	r, code, ok := parseStorm([]string{"--policies", "Defaults, full,retry-defaults"}, &bytes.Buffer{}, &errb)
+	r, code, ok := parseStorm([]string{"--policies", "Defaults, full"}, &bytes.Buffer{}, &errb)
 	if !ok {
 		t.Fatalf("exit %d, stderr %q", code, errb.String())
 	}
-	if want := []string{storm.RetryDefaults, schedule.NameFull, storm.RetryDefaults}; strings.Join(r.names, ",") != strings.Join(want, ",") {
+	if want := []string{storm.RetryDefaults, schedule.NameFull}; strings.Join(r.names, ",") != strings.Join(want, ",") {
 		t.Errorf("names %v, want %v", r.names, want)
 	}
 	if want := "backofflab storm: --policies defaults is deprecated and will be removed in the next release: use retry-defaults\n"; errb.String() != want {

@@ -58,7 +58,8 @@ func runWaves(args []string, stdout, stderr io.Writer) int {
 	}
 	m, err := waves.New(c)
 	if err != nil {
-		return usageError(stderr, "waves", "%s", strings.TrimPrefix(err.Error(), "waves: "))
+		return usageError(stderr, "waves", "%s", withDashes(strings.TrimPrefix(err.Error(), "waves: "),
+			"clients", "attempts", "base", "outage", "window", "jitter", "slot", "seed"))
 	}
 	r, cv, cvErr := m.RunCV() // one pass for the counts and the CV
 	p := r.Peak()

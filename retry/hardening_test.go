@@ -440,28 +440,19 @@ func TestTransportHostKeysAreNormalisedAndBounded(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, same := range [][2][2]string{
+	checkShared(t, rt, true, [][2][2]string{
 		{{"http", "example.com"}, {"http", "EXAMPLE.com"}},
 		{{"http", "example.com"}, {"http", "example.com:80"}},
 		{{"http", "example.com"}, {"http", "example.com."}},
 		{{"http", "example.com"}, {"HTTP", "Example.COM.:80"}},
 		{{"https", "example.com"}, {"https", "example.com:443"}},
 		{{"http", "[::1]"}, {"http", "[::1]:80"}},
-	} {
-		a, b := rt.Breaker(same[0][0], same[0][1]), rt.Breaker(same[1][0], same[1][1])
-		if a != b {
-			t.Errorf("%v and %v have different breakers, want one", same[0], same[1])
-		}
-	}
-	for _, diff := range [][2][2]string{
+	})
+	checkShared(t, rt, false, [][2][2]string{
 		{{"http", "example.com"}, {"https", "example.com"}},
 		{{"http", "example.com"}, {"http", "example.com:8080"}},
 		{{"https", "example.com"}, {"https", "example.com:80"}},
-	} {
-		if rt.Breaker(diff[0][0], diff[0][1]) == rt.Breaker(diff[1][0], diff[1][1]) {
-			t.Errorf("%v and %v share a breaker, want one each", diff[0], diff[1])
-		}
-	}
+	})
 	// With room for two: a, b, a, c drops b (least recently used), keeps a.
 	a := rt.Breaker("http", "a.example")
 	b := rt.Breaker("http", "b.example")
@@ -509,6 +500,21 @@ func TestDoGivesUpAtOnceWhenItsFailureOpensTheBreaker(t *testing.T) {
 			t.Fatalf("events %q, want %q: no retry scheduled after the failure that opened the breaker", got, want)
 		}
 	})
+}
+
+// checkShared checks that each pair of (scheme, host) has one breaker
+// (shared) or one each (!shared) in rt.
+func checkShared(t *testing.T, rt *retry.Transport, shared bool, pairs [][2][2]string) {
+	t.Helper()
+	for _, p := range pairs {
+		if same := rt.Breaker(p[0][0], p[0][1]) == rt.Breaker(p[1][0], p[1][1]); same != shared {
+			want := "one breaker"
+			if !shared {
+				want = "one breaker each"
+			}
+			t.Errorf("%v and %v: shared %v, want %s", p[0], p[1], same, want)
+		}
+	}
 }
 
 // discardLog is a server error log that drops everything (TLS handshake

@@ -112,19 +112,8 @@ func (s *pipeServer) conns() int64 { return s.net.accepted.Load() }
 // response body was closed.
 func newPipeClient(t *testing.T, s *pipeServer, cfg retry.TransportConfig) (*http.Client, *retry.Transport) {
 	t.Helper()
-	tr := &tracker{base: &http.Transport{DialContext: s.net.dial}}
-	cfg.Base = tr
-	rt, err := retry.NewTransport(cfg)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() {
-		tr.base.CloseIdleConnections()
-		if o, c := tr.opened.Load(), tr.closed.Load(); o != c {
-			t.Errorf("body leak: %d response bodies received, %d closed", o, c)
-		}
-	})
-	return &http.Client{Transport: rt}, rt
+	c, rt, _ := trackedClient(t, &http.Transport{DialContext: s.net.dial}, cfg)
+	return c, rt
 }
 
 // A sanity check of the fake network and the fake clock together: a

@@ -409,6 +409,14 @@ func TestLogEvents(t *testing.T) {
 	if !slices.Equal(got, want) {
 		t.Fatalf("logged\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
 	}
+	// A nil logger is slog.Default().
+	var buf bytes.Buffer
+	defer slog.SetDefault(slog.Default())
+	slog.SetDefault(slog.New(slog.NewTextHandler(&buf, nil)))
+	retry.LogEvents(nil)(events[1])
+	if !strings.Contains(buf.String(), `msg="retry retry"`) {
+		t.Fatalf("LogEvents(nil) logged %q to the default logger, want the retry", buf.String())
+	}
 	// At the default Info level, attempts are not logged.
 	if got := logLines(slog.LevelInfo, events[:2]...); len(got) != 1 || !strings.Contains(got[0], "retry retry") {
 		t.Fatalf("at Info: %q, want only the retry", got)

@@ -146,9 +146,14 @@ func (e Event) Level() slog.Level {
 //
 // Attempts are logged at Debug, so a logger at the default Info level
 // shows retries, refusals, give-ups and breaker changes only. Events whose
-// level l does not log cost no formatting.
+// level l does not log cost no formatting. A nil l means slog.Default(),
+// as it is when each event is logged.
 func LogEvents(l *slog.Logger) func(Event) {
 	return func(e Event) {
+		l := l
+		if l == nil {
+			l = slog.Default()
+		}
 		level := e.Level()
 		ctx := context.Background()
 		if !l.Enabled(ctx, level) {

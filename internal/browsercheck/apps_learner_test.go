@@ -5,19 +5,24 @@ package browsercheck
 // status), what a failing cell prints.
 
 import (
+	"fmt"
 	"net/http"
 	"net/http/httptest"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/chromedp/chromedp"
+	"github.com/chromedp/chromedp/kb"
 
 	"github.com/backofflab/backofflab/internal/jupytertest"
+	"github.com/backofflab/backofflab/internal/notebook"
+	"github.com/backofflab/backofflab/internal/proctag"
 )
 
 // tableBlock reads, from a page drawn by nbconvert, the output block that holds the text want:
@@ -188,5 +193,264 @@ func TestSelfPacedAppShowsTheLessonsOnly(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// scratchNotebook writes a notebook of the given Go cells into the repository's root, where the
+// test servers are rooted, and removes it when the test ends; it returns its path from the root.
+// (Its name is in .gitignore.)
+func scratchNotebook(t *testing.T, cells ...string) string {
+	t.Helper()
+	var src strings.Builder
+	for _, c := range cells {
+		src.WriteString("//// go\n" + c + "\n")
+	}
+	nb, err := notebook.Parse([]byte(src.String()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	name := "learner-scratch-" + proctag.New() + ".ipynb"
+	path := filepath.Join(jupytertest.Repo(), name)
+	if err := nb.Write(path); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { os.Remove(path) })
+	return name
+}
+
+// kernelState reads the open notebook's kernel state as its toolbar shows it (the indicator's
+// state, the kernel's name), and as JupyterLab's status bar does.
+const kernelState = `JSON.stringify({
+  indicator: ((document.querySelector('.jp-NotebookPanel:not(.lm-mod-hidden) .jp-Notebook-ExecutionIndicator') || document.querySelector('.jp-Notebook-ExecutionIndicator') || {}).dataset || {}).status || '',
+  name: Array.from(document.querySelectorAll('.jp-KernelName')).map(e => e.innerText.trim()).join(' '),
+  bar: (document.querySelector('#jp-main-statusbar') || {innerText: ''}).innerText.split('\n').filter(l => l.includes('|')).join(' '),
+})`
+
+type kernelView struct{ Indicator, Name, Bar string }
+
+// known reports whether the page shows the Backoff Lab kernel as idle: in the toolbar and, in
+// JupyterLab, in the status bar.
+func (v kernelView) known(app jupytertest.App) bool {
+	ok := v.Indicator == "idle" && strings.Contains(v.Name, "Go (Backoff Lab)")
+	if app == jupytertest.Lab {
+		ok = ok && strings.Contains(v.Bar, "Go (Backoff Lab) | Idle")
+	}
+	return ok
+}
+
+// A learner who opens a lesson sees the kernel idle, not "Unknown", before running anything;
+// and again after restarting it. (GoNB does not answer the history request the apps send when
+// they connect, and the apps ignore the kernel's state in its answer to their kernel_info
+// request: the kernel's wrapper tells them.)
+func TestKernelStateIsKnownBeforeACellRuns(t *testing.T) {
+	apps(t, func(t *testing.T, app jupytertest.App) {
+		s := jupytertest.Start(t, app)
+		b := NewBrowser(t)
+		open(t, b, s, "notebooks/00-start-here.ipynb")
+		var v kernelView
+		for deadline := time.Now().Add(90 * time.Second); ; time.Sleep(500 * time.Millisecond) {
+			if v = evalJSON[kernelView](t, b, kernelState); v.known(app) {
+				break
+			}
+			if time.Now().After(deadline) {
+				windowShot(t, b, "learner-"+string(app)+"-kernel-state")
+				t.Fatalf("the kernel's state is not shown within 90 s of opening lesson 00 (no cell run): the page shows %+v", v)
+			}
+		}
+		windowShot(t, b, "learner-"+string(app)+"-kernel-idle")
+		if st := readState(t, b); st.Running > 0 {
+			t.Fatalf("a cell is running (%v): the check is of a kernel no cell has run on", st.Prompts)
+		}
+
+		// Restart the kernel from the toolbar.
+		if err := b.Do(30*time.Second,
+			chromedp.Click(`.jp-NotebookPanel:not(.lm-mod-hidden) [data-command="notebook:restart-kernel"]`),
+			chromedp.Click(`.jp-Dialog .jp-mod-accept`)); err != nil {
+			t.Fatalf("restarting the kernel: %v", err)
+		}
+		left := false // the page showed the restart: a state other than idle
+		for deadline := time.Now().Add(90 * time.Second); ; time.Sleep(100 * time.Millisecond) {
+			v = evalJSON[kernelView](t, b, kernelState)
+			left = left || !v.known(app)
+			if left && v.known(app) {
+				break
+			}
+			if time.Now().After(deadline) {
+				windowShot(t, b, "learner-"+string(app)+"-kernel-restarted")
+				t.Fatalf("after a restart the kernel's state is not shown within 90 s (it left idle: %v); the page shows %+v", left, v)
+			}
+		}
+	})
+}
+
+// cellOutputs reads what each code cell of the open notebook shows under it: one entry per
+// output block, its text.
+const cellOutputs = `JSON.stringify(Array.from(document.querySelectorAll('.jp-NotebookPanel:not(.lm-mod-hidden) .jp-CodeCell, .jp-Notebook .jp-CodeCell')).map(c =>
+  Array.from(c.querySelectorAll('.jp-OutputArea-output')).map(o => o.innerText)))`
+
+// startCell runs code cell i (from 0) of the open notebook as a learner does: it selects the
+// cell with a click on its prompt and presses Shift-Enter, once the kernel is ready, and makes
+// sure the cell is then running or has run (a key pressed while the page was busy is lost: it
+// presses it again).
+func startCell(t *testing.T, b *Browser, i int) {
+	t.Helper()
+	connected := func() bool { // idle, or unknown: what a kernel no cell has run on showed before
+		v := evalJSON[kernelView](t, b, kernelState)
+		return strings.Contains(v.Name, "Go (Backoff Lab)") && (v.Indicator == "idle" || v.Indicator == "unknown")
+	}
+	for deadline := time.Now().Add(2 * time.Minute); !connected(); time.Sleep(500 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatalf("the kernel is not ready within 2 minutes: %+v", evalJSON[kernelView](t, b, kernelState))
+		}
+	}
+	selectCell := fmt.Sprintf(`(() => {
+		const cells = document.querySelectorAll('.jp-NotebookPanel:not(.lm-mod-hidden) .jp-CodeCell');
+		const c = cells[%d];
+		if (!c) return 'the notebook has ' + cells.length + ' code cells';
+		c.scrollIntoView({block: 'center'});
+		const p = c.querySelector('.jp-InputPrompt');
+		for (const type of ['mousedown', 'mouseup', 'click']) p.dispatchEvent(new MouseEvent(type, {bubbles: true, button: 0}));
+		return c.classList.contains('jp-mod-active') ? '' : 'the cell is not selected';
+	})()`, i)
+	for try := 1; ; try++ {
+		if msg, err := Eval[string](b, selectCell); err != nil || msg != "" {
+			t.Fatalf("selecting code cell %d: %v%s", i, err, msg)
+		}
+		if err := b.Do(30*time.Second, chromedp.KeyEvent(kb.Enter, chromedp.KeyModifiers(chromedp.ModifierShift))); err != nil {
+			t.Fatalf("running cell %d: %v", i, err)
+		}
+		for wait := time.Now().Add(10 * time.Second); time.Now().Before(wait); time.Sleep(200 * time.Millisecond) {
+			if st := readState(t, b); i < len(st.Prompts) && st.Prompts[i] != "[ ]:" {
+				return
+			}
+		}
+		if try == 3 {
+			windowShot(t, b, "learner-cell-did-not-start")
+			t.Fatalf("cell %d did not start after Shift-Enter, pressed %d times; the page shows %+v", i, try, readState(t, b))
+		}
+	}
+}
+
+// runCell runs code cell i (from 0) of the open notebook as a learner does, selecting it and
+// pressing Shift-Enter, and waits until it has run.
+func runCell(t *testing.T, b *Browser, i int, d time.Duration) {
+	t.Helper()
+	startCell(t, b, i)
+	ran := func(st state) bool {
+		return i < len(st.Prompts) && st.Prompts[i] != "[ ]:" && st.Prompts[i] != "[*]:" && st.Running == 0
+	}
+	for deadline := time.Now().Add(d); !ran(readState(t, b)); time.Sleep(500 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			windowShot(t, b, "learner-cell-did-not-run")
+			t.Fatalf("cell %d did not run within %v; the page shows %+v", i, d, readState(t, b))
+		}
+	}
+}
+
+const (
+	panicCell   = "import \"github.com/janpfeifer/must\"\nimport \"errors\"\n\n%%\nx := 1\nmust.M(errors.New(\"boom: the thing failed\"))\n_ = x"
+	compileCell = "%%\ntotal := 1\nsum := undefinedThing + 2\n_ = total"
+)
+
+// A cell that panics shows one block: the panic's message and the cell and line it happened on,
+// with that line's code; not the must package's log line and frames, the generated main.go or
+// "exit status 2" twice. A cell that does not compile shows one block too: each message with its
+// cell, line and code. Both in the kernel's default mode and in its class mode.
+func TestFailingCellsSayWhatAndWhere(t *testing.T) {
+	if testing.Short() {
+		t.Skip("starts Jupyter and Chromium; run without -short")
+	}
+	for _, mode := range []string{"default", "class"} {
+		t.Run(mode, func(t *testing.T) {
+			if mode == "class" {
+				t.Setenv("BACKOFFLAB_CLASS", "1")
+			}
+			s := jupytertest.Start(t, jupytertest.Lab)
+			b := NewBrowser(t)
+			open(t, b, s, scratchNotebook(t, panicCell, compileCell))
+			runCell(t, b, 0, 3*time.Minute)
+			runCell(t, b, 1, 3*time.Minute)
+			windowShot(t, b, "learner-failing-cells-"+mode)
+			outs := evalJSON[[][]string](t, b, cellOutputs)
+			if len(outs) < 2 { // Shift-Enter in the last cell adds an empty one
+				t.Fatalf("read %d cells' outputs, want 2: %q", len(outs), outs)
+			}
+			for i, c := range []struct {
+				want, never []string
+			}{
+				{[]string{"panic: boom: the thing failed", "cell [1], line 6:", `must.M(errors.New("boom: the thing failed"))`},
+					[]string{"goroutine", "must.go", "Must not error", "exit status", "main.go", "gonb_"}},
+				{[]string{"cell [2], line 3: undefined: undefinedThing", "sum := undefinedThing + 2", "^", "declared and not used: sum"},
+					[]string{"main.go", "gonb_", "failed to run", "exit status", "flag.Parse", "func main"}},
+			} {
+				if len(outs[i]) != 1 {
+					t.Errorf("cell %d shows %d output blocks, want 1 (the error): %q", i+1, len(outs[i]), outs[i])
+				}
+				text := strings.Join(outs[i], "\n")
+				for _, w := range c.want {
+					if !strings.Contains(text, w) {
+						t.Errorf("cell %d's output lacks %q; it shows:\n%s", i+1, w, text)
+					}
+				}
+				for _, n := range c.never {
+					if strings.Contains(text, n) {
+						t.Errorf("cell %d's output shows %q; it shows:\n%s", i+1, n, text)
+					}
+				}
+			}
+		})
+	}
+}
+
+// lastBar is the real-socket runs' bar once every run is done.
+var lastBar = regexp.MustCompile(`^HTTP clients over real sockets: (\d+) of (\d+) runs done$`)
+
+// Lesson 13's real-socket runs show a progress bar while they run, one for the whole loop over
+// the HTTP clients, naming the library that runs; it ends counting every run. (The cell here is
+// the lesson's with a few clients and a short outage.)
+func TestRealSocketRunsShowProgress(t *testing.T) {
+	if testing.Short() {
+		t.Skip("starts Jupyter and Chromium; run without -short")
+	}
+	s := jupytertest.Start(t, jupytertest.Lab)
+	b := NewBrowser(t)
+	open(t, b, s, scratchNotebook(t,
+		`!*lab=$(go list -m -f '{{.Dir}}' github.com/backofflab/backofflab) && go work use "$lab/zoo" && go mod edit -replace github.com/backofflab/backofflab/zoo="$lab/zoo"`,
+		"import (\n\t\"context\"\n\n\t\"github.com/backofflab/backofflab/zoo\"\n)\n\n%%\nfor _, c := range zoo.HTTPClients() {\n\t_, err := zoo.RunHTTP(context.Background(), c, 5, 300*time.Millisecond, 1)\n\tif err != nil {\n\t\tpanic(err)\n\t}\n}\nfmt.Println(\"done\")"))
+	runCell(t, b, 0, 2*time.Minute)
+	const bar = `Array.from(document.querySelectorAll('.backofflab-progress')).map(e => e.innerText.trim())`
+	startCell(t, b, 1)
+	seen := map[string]bool{}
+	var bars []string
+	for deadline := time.Now().Add(4 * time.Minute); ; time.Sleep(200 * time.Millisecond) {
+		var err error
+		if bars, err = Eval[[]string](b, bar); err != nil {
+			t.Fatal(err)
+		}
+		for _, x := range bars {
+			seen[x] = true
+		}
+		if st := readState(t, b); len(st.Prompts) > 1 && st.Prompts[1] != "[*]:" && st.Prompts[1] != "[ ]:" {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("the cell did not end within 4 minutes; bars seen %q", bars)
+		}
+	}
+	windowShot(t, b, "learner-real-socket-progress")
+	running := false
+	for x := range seen {
+		if strings.Contains(x, "HTTP clients over real sockets: ") && strings.Contains(x, "runs done; running ") {
+			running = true
+		}
+	}
+	if !running {
+		t.Errorf("no bar naming the library running was seen while the cell ran (seen %v)", seen)
+	}
+	if len(bars) != 1 || !lastBar.MatchString(bars[0]) || lastBar.FindStringSubmatch(bars[0])[1] != lastBar.FindStringSubmatch(bars[0])[2] {
+		t.Errorf("after the run the cell shows the bars %q, want one that counts every run done", bars)
+	}
+	if outs := evalJSON[[][]string](t, b, cellOutputs); len(outs) < 2 || !strings.Contains(strings.Join(outs[1], "\n"), "done") {
+		t.Errorf("the cell's outputs %q lack its \"done\"", outs)
 	}
 }

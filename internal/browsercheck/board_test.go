@@ -14,7 +14,6 @@ import (
 	"github.com/chromedp/chromedp"
 	"github.com/chromedp/chromedp/kb"
 
-	"github.com/backofflab/backofflab/internal/jupytertest"
 	"github.com/backofflab/backofflab/lab/cohort"
 	"github.com/backofflab/backofflab/lab/schedule"
 )
@@ -214,27 +213,4 @@ func checkBoardPlayhead(t *testing.T, b *Browser, name string, i int, cli func(a
 		t.Errorf("%s: after pause the playhead went from %d to %d (playing %v); want it stopped", name, paused.Position, later.Position, paused.Playing)
 	}
 	t.Logf("%s: play moved the playhead to %s in 1.5 s; paused at %s, still %s 0.8 s later", name, playing.Value, paused.Value, later.Value)
-}
-
-// The In Phase board alone, lesson 06 opened saved in JupyterLab and in Notebook 7: what
-// TestExplorablesInBothApps checks of it (each policy against backofflab cohort, the policy
-// switch's redraw percentiles over 120 clicks and the final frame after fast clicks, the
-// playhead scrubbed, played and paused, a screenshot of the board), without the other lessons.
-func TestInPhaseBoardInBothApps(t *testing.T) {
-	apps(t, func(t *testing.T, app jupytertest.App) {
-		cli := labCLI(t)
-		s := jupytertest.Start(t, app)
-		b := NewBrowser(t)
-		var cases []explorableCase
-		for _, c := range explorableCases() {
-			if strings.Contains(c.path, "/06-") {
-				cases = append(cases, c)
-			}
-		}
-		open(t, b, s, cases[0].path)
-		checkExplorables(t, b, string(app)+" saved "+cases[0].path, cases, cli)
-		for _, p := range b.Problems() {
-			t.Errorf("%s: %s", cases[0].path, p)
-		}
-	})
 }

@@ -1,8 +1,12 @@
 // Package browsercheck drives headless Chromium (Debian's /usr/bin/chromium; no browser is
 // downloaded) through real JupyterLab 4 and Notebook 7 servers, with every host but 127.0.0.1
-// unresolvable, as a learner would use them: log in with the URL the start command prints, open
-// every lesson and exercise, Restart and Run All, follow the links, ask for completion. Its tests
-// keep a screenshot of every lesson under .cache/screenshots/.
+// unresolvable, as a learner would use them, and tests what only a browser can: the URL the
+// start command prints logs in; every saved lesson and exercise opens with every chart drawn and
+// no error from this project's code; its explorables show the lab's numbers and redraw; its
+// links open with one click; completion and hover help answer; Restart and Run All through the
+// toolbar runs lesson 00 and lesson 03 in full; the static site works from a plain file server.
+// (What a cell computes is the notebooks' own test: every cell runs there once a test run.) Its
+// tests keep a screenshot of every notebook in each app under .cache/screenshots/.
 //
 // It needs scripts/setup to have run and Chromium installed (the test command does both).
 package browsercheck

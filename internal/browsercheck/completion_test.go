@@ -7,21 +7,15 @@ import (
 
 	"github.com/chromedp/chromedp"
 	"github.com/chromedp/chromedp/kb"
-
-	"github.com/backofflab/backofflab/internal/jupytertest"
 )
 
-// In a JupyterLab cell, Tab right after "lcg." offers the package's names (GoNB asks gopls):
-// MustNew among them. The test puts the cursor after "lcg." in lesson 00's first code cell
-// (nothing is saved: the test server does not autosave). Shift-Tab in MustNew then shows its
-// documentation.
-func TestCompletionInJupyterLab(t *testing.T) {
-	if testing.Short() {
-		t.Skip("starts Jupyter and Chromium; run without -short")
-	}
-	s := jupytertest.Start(t, jupytertest.Lab)
-	b := NewBrowser(t)
-	open(t, b, s, "notebooks/00-start-here.ipynb")
+// checkCompletion checks completion and hover help in the open lesson 00, whose kernel is the
+// one a self-paced learner gets (with gopls): Tab right after "lcg." offers the package's names
+// (GoNB asks gopls), MustNew among them, and Shift-Tab in MustNew then shows its documentation.
+// The test puts the cursor after "lcg." in the lesson's first cell that calls lcg.MustNew
+// (nothing is saved: the test servers do not autosave).
+func checkCompletion(t *testing.T, b *Browser, app string) {
+	t.Helper()
 	waitFor(t, b, 90*time.Second, "the kernel to be ready", func(st state) bool { return st.Kernel == "idle" })
 	// CodeMirror 6 keeps its view on the editor's content element.
 	const cursorAfterLcg = `(() => {
@@ -61,7 +55,7 @@ func TestCompletionInJupyterLab(t *testing.T) {
 			t.Logf("no completion yet (try %d)", try+1)
 		}
 	}
-	b.Screenshot(t, scroller, "lab-completion")
+	b.Screenshot(t, scroller, app+"-completion")
 	if !strings.Contains(strings.Join(offered, " "), "MustNew") {
 		t.Fatalf("Tab after lcg. offered %q, want MustNew among them", offered)
 	}
@@ -83,7 +77,7 @@ func TestCompletionInJupyterLab(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	b.Screenshot(t, scroller, "lab-hover")
+	b.Screenshot(t, scroller, app+"-hover")
 	if !strings.Contains(help, "MustNew(seed int64)") {
 		t.Fatalf("Shift-Tab in MustNew showed %q, want its signature, MustNew(seed int64)", help)
 	}

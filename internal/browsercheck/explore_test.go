@@ -456,61 +456,11 @@ func checkArrowKeys(t *testing.T, b *Browser, name string, i, k int, ctl explore
 	}
 }
 
-// Opened without running anything, and again after Restart and Run All, every explorable of
-// the course draws, its controls move it in a redraw of at most 50 ms at the 95th percentile,
-// and it shows the lab's numbers, in JupyterLab and in Notebook 7; no request leaves the
-// machine. No cell waits for a person: Run All ends on its own.
-func TestExplorablesInBothApps(t *testing.T) {
-	apps(t, func(t *testing.T, app jupytertest.App) {
-		cli := labCLI(t)
-		s := jupytertest.Start(t, app)
-		b := NewBrowser(t)
-		byPath := map[string][]explorableCase{}
-		var paths []string
-		for _, c := range explorableCases() {
-			if byPath[c.path] == nil {
-				paths = append(paths, c.path)
-			}
-			byPath[c.path] = append(byPath[c.path], c)
-		}
-		// Lesson 03 last, so that its live run follows its saved check in the same page.
-		slices.SortStableFunc(paths, func(a, b string) int {
-			return strings.Compare(strings.ReplaceAll(a, "03-", "~"), strings.ReplaceAll(b, "03-", "~"))
-		})
-		for _, path := range paths {
-			open(t, b, s, path)
-			checkExplorables(t, b, string(app)+" saved "+path, byPath[path], cli)
-			for _, p := range b.Problems() {
-				t.Errorf("%s: %s", path, p)
-			}
-		}
-		// Live: lesson 03, whose slider used to keep its cell busy until a person pressed Done.
-		path := "notebooks/03-jitter-width.ipynb"
-		if paths[len(paths)-1] != path {
-			open(t, b, s, path)
-		}
-		// The controls kept the keyboard focus; give it back to the notebook, as a click on a cell does.
-		if _, err := chromedp.Run(b.Ctx, chromedp.Evaluate[bool](`(document.activeElement && document.activeElement.blur(), (document.querySelector('.jp-NotebookPanel:not(.lm-mod-hidden) .jp-Notebook') || document.body).focus(), true)`)); err != nil {
-			t.Fatal(err)
-		}
-		err := chromedp.Do(b.Ctx,
-			chromedp.Click(`.jp-NotebookPanel:not(.lm-mod-hidden) [data-command="notebook:restart-run-all"]`),
-			chromedp.Click(`.jp-Dialog .jp-mod-accept`),
-		)
-		if err != nil {
-			t.Fatalf("Restart and Run All: %v", err)
-		}
-		waitFor(t, b, 30*time.Second, "the run to start", func(st state) bool { return st.Running > 0 })
-		st := waitFor(t, b, 4*time.Minute, "every cell to finish, with nobody pressing anything", func(st state) bool {
-			return st.Running == 0 && st.Kernel == "idle" && EveryCellRan(st.Prompts)
-		})
-		if st.DoneButtons > 0 || len(st.Errors) > 0 {
-			t.Errorf("%s after Run All: %d Done buttons, errors %v", path, st.DoneButtons, st.Errors)
-		}
-		checkExplorables(t, b, string(app)+" live "+path, byPath[path], cli)
-		for _, p := range b.Problems() {
-			t.Errorf("%s live: %s", path, p)
-		}
-		b.Screenshot(t, scroller, fmt.Sprintf("explore-%s-03-jitter-width", app))
-	})
+// explorablesByPath returns explorableCases by the notebook that holds them.
+func explorablesByPath() map[string][]explorableCase {
+	byPath := map[string][]explorableCase{}
+	for _, c := range explorableCases() {
+		byPath[c.path] = append(byPath[c.path], c)
+	}
+	return byPath
 }

@@ -26,6 +26,12 @@ var urlLine = regexp.MustCompile(`^\s+(http://127\.0\.0\.1:\d+/\S+\?token=[0-9a-
 // is stopped when the test ends.
 func startCommand(t *testing.T, args ...string) string {
 	t.Helper()
+	return startCommandWith(t, nil, args...)
+}
+
+// startCommandWith is startCommand with env (NAME=value) added to the command's environment.
+func startCommandWith(t *testing.T, env []string, args ...string) string {
+	t.Helper()
 	l, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
@@ -34,7 +40,7 @@ func startCommand(t *testing.T, args ...string) string {
 	l.Close()
 	tag := proctag.New()
 	cmd := exec.Command(filepath.Join(jupytertest.Repo(), "scripts", "start"), append(args, "--LabServerApp.workspaces_dir="+t.TempDir())...)
-	cmd.Env = append(proctag.Env(os.Environ(), tag), fmt.Sprintf("BACKOFFLAB_PORT=%d", port))
+	cmd.Env = append(append(proctag.Env(os.Environ(), tag), fmt.Sprintf("BACKOFFLAB_PORT=%d", port)), env...)
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
 	out, _ := cmd.StdoutPipe()
 	cmd.Stderr = nil
@@ -75,18 +81,22 @@ func startCommand(t *testing.T, args ...string) string {
 }
 
 // The URL the start command prints logs in and opens lesson 00, in JupyterLab and (--classic)
-// in Notebook 7; the file browser shows the lessons, the exercises and the documents they link to.
-func TestStartCommandURLOpensLessonZero(t *testing.T) {
+// in Notebook 7; the file browser shows the lessons, the exercises and the documents they link
+// to. Lesson 00 then runs in full through the toolbar's Restart and Run All, in the kernel a
+// self-paced learner gets (see runAll), and in a cell of it Tab after "lcg." and Shift-Tab on
+// MustNew answer (see checkCompletion). The only settings the test adds are the test servers'
+// (see jupytertest.Settings): every cell rendered, nothing saved back.
+func TestStartCommandInBothApps(t *testing.T) {
 	for _, c := range []struct {
-		app  string
+		app  jupytertest.App
 		args []string
-	}{{"lab", nil}, {"notebook", []string{"--classic"}}} {
-		t.Run(c.app, func(t *testing.T) {
+	}{{jupytertest.Lab, nil}, {jupytertest.Notebook, []string{"--classic"}}} {
+		t.Run(string(c.app), func(t *testing.T) {
 			if testing.Short() {
 				t.Skip("starts Jupyter and Chromium; run without -short")
 			}
 			began := time.Now()
-			u := startCommand(t, c.args...)
+			u := startCommandWith(t, []string{jupytertest.Settings(t)}, c.args...)
 			b := NewBrowser(t)
 			if err := b.Do(60*time.Second, chromedp.Navigate(u)); err != nil {
 				t.Fatal(err)
@@ -99,26 +109,10 @@ func TestStartCommandURLOpensLessonZero(t *testing.T) {
 				body, _ := Eval[string](b, `document.body.innerText.slice(0, 500)`)
 				t.Errorf("the URL did not show lesson 00 logged in (%v); the page shows: %q", err, body)
 			}
-			b.Screenshot(t, scroller, "start-"+c.app)
-			if c.app == "lab" {
-				// What a learner waits for: from the start command to lesson 00 run in full (its first
-				// chart included), through Restart and Run All. Logged, not asserted.
-				err := b.Do(60*time.Second,
-					chromedp.Click(`.jp-NotebookPanel:not(.lm-mod-hidden) [data-command="notebook:restart-run-all"]`),
-					chromedp.Click(`.jp-Dialog .jp-mod-accept`))
-				if err != nil {
-					t.Fatalf("Restart and Run All: %v", err)
-				}
-				waitFor(t, b, 2*time.Minute, "the run to start", func(st state) bool { return st.Running > 0 })
-				st := waitFor(t, b, 5*time.Minute, "lesson 00 to run in full", func(st state) bool { return st.Running == 0 && st.ImagesLoaded > 0 })
-				for _, e := range st.Errors {
-					t.Errorf("error output: %s", e)
-				}
-				t.Logf("from scripts/start to lesson 00 run in full: %v", time.Since(began).Round(100*time.Millisecond))
-			}
+			b.Screenshot(t, scroller, "start-"+string(c.app))
 			// The server is rooted at the repository: the lessons' neighbours are reachable.
 			base := u[:strings.Index(u, "/lab/")+1]
-			if c.app == "notebook" {
+			if c.app == jupytertest.Notebook {
 				base = u[:strings.Index(u, "/notebooks/")+1]
 			}
 			token := u[strings.Index(u, "token=")+6:]
@@ -132,6 +126,11 @@ func TestStartCommandURLOpensLessonZero(t *testing.T) {
 					t.Errorf("%s: status %d through the contents API", path, resp.StatusCode)
 				}
 			}
+			// What a learner waits for: from the start command to lesson 00 run in full.
+			s := &jupytertest.Server{App: c.app, Base: base, Token: token, Root: jupytertest.Repo()}
+			runAll(t, b, s, "notebooks/00-start-here.ipynb", fmt.Sprintf("start-%s-run-all-00-start-here", c.app))
+			t.Logf("from scripts/start to lesson 00 run in full: %v", time.Since(began).Round(100*time.Millisecond))
+			checkCompletion(t, b, string(c.app))
 		})
 	}
 }

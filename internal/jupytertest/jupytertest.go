@@ -165,8 +165,14 @@ func (s *Server) ShutdownKernels(t testing.TB) {
 // Log returns what the server has printed so far.
 func (s *Server) Log() string { return s.logs.String() }
 
-// Start starts app rooted at the repository on a free port and waits until it answers.
-func Start(t testing.TB, app App) *Server {
+// ClassKernels, given to Start, runs the server's kernels in the kernel's class mode (see
+// scripts/kernel): no gopls, which only completion and hover help ask; a kernel that starts in
+// a fraction of the CPU time. A test that opens many notebooks and completes none uses it.
+const ClassKernels = "BACKOFFLAB_CLASS=1"
+
+// Start starts app rooted at the repository on a free port and waits until it answers. env
+// (NAME=value) is added to the environment of the server and its kernels.
+func Start(t testing.TB, app App, env ...string) *Server {
 	t.Helper()
 	jupyter := Jupyter(t)
 	token := proctag.New() + proctag.New()
@@ -180,24 +186,9 @@ func Start(t testing.TB, app App) *Server {
 	if os.Getuid() == 0 {
 		args = append(args, "--allow-root")
 	}
-	// Render every cell, on screen or not, so that the page can be read and photographed whole.
-	// Save nothing back: a test's runs must not change the repository's notebooks.
-	settings := t.TempDir()
-	for file, json := range map[string]string{
-		"@jupyterlab/notebook-extension/tracker.jupyterlab-settings":  `{"windowingMode": "none"}`,
-		"@jupyterlab/docmanager-extension/plugin.jupyterlab-settings": `{"autosave": false}`,
-	} {
-		f := filepath.Join(settings, filepath.FromSlash(file))
-		if err := os.MkdirAll(filepath.Dir(f), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(f, []byte(json), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
 	tag := proctag.New()
 	cmd := exec.Command(jupyter, args...)
-	cmd.Env = append(proctag.Env(os.Environ(), tag), "JUPYTERLAB_SETTINGS_DIR="+settings)
+	cmd.Env = append(append(proctag.Env(os.Environ(), tag), Settings(t)), env...)
 	cmd.Dir = s.Root
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
 	stderr, _ := cmd.StderrPipe()
@@ -232,6 +223,28 @@ func Start(t testing.TB, app App) *Server {
 		}
 		time.Sleep(200 * time.Millisecond)
 	}
+}
+
+// Settings returns JUPYTERLAB_SETTINGS_DIR=DIR, for the environment of a Jupyter server a test
+// starts: user settings that render every cell, on screen or not, so that the page can be read
+// and photographed whole, and save nothing back, so that a test's runs never change the
+// repository's notebooks. The folder is removed when the test ends.
+func Settings(t testing.TB) string {
+	t.Helper()
+	settings := t.TempDir()
+	for file, json := range map[string]string{
+		"@jupyterlab/notebook-extension/tracker.jupyterlab-settings":  `{"windowingMode": "none"}`,
+		"@jupyterlab/docmanager-extension/plugin.jupyterlab-settings": `{"autosave": false}`,
+	} {
+		f := filepath.Join(settings, filepath.FromSlash(file))
+		if err := os.MkdirAll(filepath.Dir(f), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(f, []byte(json), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return "JUPYTERLAB_SETTINGS_DIR=" + settings
 }
 
 func freePort(t testing.TB) int {

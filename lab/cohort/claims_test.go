@@ -289,6 +289,21 @@ func TestOverloadTable(t *testing.T) {
 	for _, name := range []string{"full", "equal", "decorrelated", "constant"} {
 		near(t, "overload "+name+" finish ms", row(t, tb.Overload, name).Runs, finishMs, 14000, 1000, 2000)
 	}
+	// Roughly twice the floor counts from t = 0; the dependency can only
+	// start on the work when the outage ends, 3 s in, and from then on every
+	// finishing policy needs 1.46 to 1.66 times the floor. Lesson 05 prints
+	// both ratios of these seeds' means, to two decimals.
+	for _, tc := range []struct {
+		name           string
+		fromStart, rec float64
+	}{{"full", 1.87, 1.46}, {"equal", 2.06, 1.64}, {"decorrelated", 2.02, 1.60}, {"constant", 2.07, 1.66}} {
+		r := row(t, tb.Overload, tc.name)
+		fromStart, rec := math.Round(100*r.FinishMs/7200)/100, math.Round(100*r.RecoveryMs/7200)/100
+		if fromStart != tc.fromStart || rec != tc.rec {
+			t.Errorf("overload %s: %.0f ms from t = 0 is %.2f× the 7.2 s floor, %.0f ms after the outage %.2f×; want %.2f× and %.2f×",
+				tc.name, r.FinishMs, fromStart, r.RecoveryMs, rec, tc.fromStart, tc.rec)
+		}
+	}
 	// Full jitter ≈2262 calls (tolerance 0.5 + ≈17) against constant retry's
 	// exactly 21600.
 	near(t, "overload full calls", row(t, tb.Overload, "full").Runs, calls, 2262, 0.5, 40)

@@ -1,6 +1,7 @@
 package overload
 
 import (
+	"math"
 	"reflect"
 	"strings"
 	"testing"
@@ -319,5 +320,33 @@ func TestWith(t *testing.T) {
 	}
 	if c != Lesson() {
 		t.Errorf("the With methods changed their receiver: %+v", c)
+	}
+}
+
+// Lesson 10's corrected sentences. A dip of d seconds leaves about 800·d
+// entries, not at least: Poisson arrivals bring 396 in half a second and 790
+// in a second with the lesson's seed. And the budget run's offered load stays
+// near the arrivals except for two bumps of about twice the arrivals, the
+// second when the first burst slides out of the ten-second window.
+func TestCorrectedClaims(t *testing.T) {
+	for _, tc := range []struct {
+		dip   time.Duration
+		queue int
+	}{{500 * time.Millisecond, 396}, {time.Second, 790}} {
+		c := Lesson().WithDipLength(tc.dip)
+		if q := run(t, c).QueueAt(c.DipEnd); q != tc.queue {
+			t.Errorf("a %v dip leaves %d entries, want %d", tc.dip, q, tc.queue)
+		}
+	}
+	r := run(t, Lesson().WithBudget().WithSample(time.Second))
+	bumps := map[time.Duration]float64{11 * time.Second: 1597, 21 * time.Second: 1546}
+	for _, p := range r.Timeline[10:] {
+		if want, ok := bumps[p.Start]; ok {
+			if math.Round(p.Offered) != want {
+				t.Errorf("offered load in the second at %v: %.0f/s, want %.0f/s", p.Start, p.Offered, want)
+			}
+		} else if p.Offered > 900 {
+			t.Errorf("offered load in the second at %v: %.0f/s, want near the 800/s arrivals (at most 900/s)", p.Start, p.Offered)
+		}
 	}
 }

@@ -140,26 +140,35 @@ func runGoNB(gonb string, args []string, started func()) (int, error) {
 }
 
 // relay subscribes to GoNB's IOPub at addr and publishes on pub what the rewriter makes of each
-// message, until ctx ends. A message it cannot read is passed on as it came.
+// message, until ctx ends. A message it cannot read is passed on as it came. Should the
+// subscription end while GoNB runs, it subscribes again.
 func relay(ctx context.Context, addr string, pub zmq4.Socket, key []byte) {
+	r := newRewriter()
+	for ctx.Err() == nil {
+		err := relayOnce(ctx, addr, pub, key, r)
+		select {
+		case <-ctx.Done(): // GoNB ended, and its IOPub with it
+			return
+		case <-time.After(500 * time.Millisecond):
+		}
+		fmt.Fprintf(os.Stderr, "backofflab-kernel: GoNB's IOPub at %s: %v (subscribing again)\n", addr, err)
+	}
+}
+
+// relayOnce relays one subscription's messages, until it fails.
+func relayOnce(ctx context.Context, addr string, pub zmq4.Socket, key []byte, r *rewriter) error {
 	sub := zmq4.NewSub(ctx, zmq4.WithDialerRetry(50*time.Millisecond), zmq4.WithDialerMaxRetries(600))
 	defer sub.Close()
 	if err := sub.Dial(addr); err != nil {
-		fmt.Fprintf(os.Stderr, "backofflab-kernel: subscribing to GoNB's IOPub at %s: %v\n", addr, err)
-		return
+		return err
 	}
 	if err := sub.SetOption(zmq4.OptionSubscribe, ""); err != nil {
-		fmt.Fprintf(os.Stderr, "backofflab-kernel: %v\n", err)
-		return
+		return err
 	}
-	r := newRewriter()
 	for {
 		in, err := sub.Recv()
 		if err != nil {
-			if ctx.Err() == nil {
-				fmt.Fprintf(os.Stderr, "backofflab-kernel: reading GoNB's IOPub: %v\n", err)
-			}
-			return
+			return err
 		}
 		m, err := parseMessage(in.Frames)
 		if err != nil {

@@ -109,9 +109,10 @@ type learnerAppState struct {
 	Menus, Tabs, Nbgrader, Buttons, Files []string
 }
 
-// The app scripts/start opens for a self-paced learner carries none of nbgrader (the class's
+// The app scripts/start opens for a self-paced learner shows the kernel idle before anything
+// runs, and after a restart (see checkKernelStateKnown); carries none of nbgrader (the class's
 // grading extension: its menu, its "Create Assignment" panel, its Validate button, its server
-// pages), and its lessons folder lists the lessons and their README, not the sources the
+// pages); and its lessons folder lists the lessons and their README, not the sources the
 // notebooks are built from, their test or the charts' script folder, which still load.
 func TestSelfPacedAppShowsTheLessonsOnly(t *testing.T) {
 	for _, c := range []struct {
@@ -129,7 +130,7 @@ func TestSelfPacedAppShowsTheLessonsOnly(t *testing.T) {
 				t.Fatal(err)
 			}
 			waitFor(t, b, 90*time.Second, "lesson 00 to open", func(st state) bool { return st.Ready && len(st.Prompts) > 0 })
-			time.Sleep(2 * time.Second) // the extensions' menus and panels are added as their plugins start
+			checkKernelStateKnown(t, b, jupytertest.App(c.app))
 			st := evalJSON[learnerAppState](t, b, learnerApp)
 			windowShot(t, b, "learner-"+c.app+"-lesson")
 			for _, list := range [][]string{st.Menus, st.Tabs, st.Buttons} {
@@ -238,49 +239,47 @@ func (v kernelView) known(app jupytertest.App) bool {
 	return ok
 }
 
-// A learner who opens a lesson sees the kernel idle, not "Unknown", before running anything;
-// and again after restarting it. (GoNB does not answer the history request the apps send when
-// they connect, and the apps ignore the kernel's state in its answer to their kernel_info
-// request: the kernel's wrapper tells them.)
-func TestKernelStateIsKnownBeforeACellRuns(t *testing.T) {
-	apps(t, func(t *testing.T, app jupytertest.App) {
-		s := jupytertest.Start(t, app)
-		b := NewBrowser(t)
-		open(t, b, s, "notebooks/00-start-here.ipynb")
-		var v kernelView
-		for deadline := time.Now().Add(90 * time.Second); ; time.Sleep(500 * time.Millisecond) {
-			if v = evalJSON[kernelView](t, b, kernelState); v.known(app) {
-				break
-			}
-			if time.Now().After(deadline) {
-				windowShot(t, b, "learner-"+string(app)+"-kernel-state")
-				t.Fatalf("the kernel's state is not shown within 90 s of opening lesson 00 (no cell run): the page shows %+v", v)
-			}
+// checkKernelStateKnown checks what a learner sees of the kernel in the lesson open in b: idle,
+// not "Unknown", before running anything; and again after a restart from the toolbar. (GoNB does
+// not answer the history request the apps send when they connect, and the apps ignore the state
+// in its answer to their kernel_info request: the kernel's wrapper tells them.)
+func checkKernelStateKnown(t *testing.T, b *Browser, app jupytertest.App) {
+	t.Helper()
+	// A click in the lesson makes it JupyterLab's current document, whose kernel the status bar
+	// shows (the start command's URL leaves the file browser current).
+	if err := b.Do(30*time.Second, chromedp.Click(`.jp-NotebookPanel:not(.lm-mod-hidden) .jp-Cell`)); err != nil {
+		t.Fatalf("clicking in the lesson: %v", err)
+	}
+	var v kernelView
+	for deadline := time.Now().Add(90 * time.Second); ; time.Sleep(500 * time.Millisecond) {
+		if v = evalJSON[kernelView](t, b, kernelState); v.known(app) {
+			break
 		}
-		windowShot(t, b, "learner-"+string(app)+"-kernel-idle")
-		if st := readState(t, b); st.Running > 0 {
-			t.Fatalf("a cell is running (%v): the check is of a kernel no cell has run on", st.Prompts)
+		if time.Now().After(deadline) {
+			windowShot(t, b, "learner-"+string(app)+"-kernel-state")
+			t.Fatalf("the kernel's state is not shown within 90 s of opening the lesson (no cell run): the page shows %+v", v)
 		}
-
-		// Restart the kernel from the toolbar.
-		if err := b.Do(30*time.Second,
-			chromedp.Click(`.jp-NotebookPanel:not(.lm-mod-hidden) [data-command="notebook:restart-kernel"]`),
-			chromedp.Click(`.jp-Dialog .jp-mod-accept`)); err != nil {
-			t.Fatalf("restarting the kernel: %v", err)
+	}
+	if st := readState(t, b); st.Running > 0 {
+		t.Fatalf("a cell is running (%v): the check is of a kernel no cell has run on", st.Prompts)
+	}
+	if err := b.Do(30*time.Second,
+		chromedp.Click(`.jp-NotebookPanel:not(.lm-mod-hidden) [data-command="notebook:restart-kernel"]`),
+		chromedp.Click(`.jp-Dialog .jp-mod-accept`)); err != nil {
+		t.Fatalf("restarting the kernel: %v", err)
+	}
+	left := false // the page showed the restart: a state other than idle
+	for deadline := time.Now().Add(90 * time.Second); ; time.Sleep(100 * time.Millisecond) {
+		v = evalJSON[kernelView](t, b, kernelState)
+		left = left || !v.known(app)
+		if left && v.known(app) {
+			return
 		}
-		left := false // the page showed the restart: a state other than idle
-		for deadline := time.Now().Add(90 * time.Second); ; time.Sleep(100 * time.Millisecond) {
-			v = evalJSON[kernelView](t, b, kernelState)
-			left = left || !v.known(app)
-			if left && v.known(app) {
-				break
-			}
-			if time.Now().After(deadline) {
-				windowShot(t, b, "learner-"+string(app)+"-kernel-restarted")
-				t.Fatalf("after a restart the kernel's state is not shown within 90 s (it left idle: %v); the page shows %+v", left, v)
-			}
+		if time.Now().After(deadline) {
+			windowShot(t, b, "learner-"+string(app)+"-kernel-restarted")
+			t.Fatalf("after a restart the kernel's state is not shown within 90 s (it left idle: %v); the page shows %+v", left, v)
 		}
-	})
+	}
 }
 
 // cellOutputs reads what each code cell of the open notebook shows under it: one entry per

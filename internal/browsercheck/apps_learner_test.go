@@ -84,15 +84,7 @@ func TestStaticSiteDrawsATableWhole(t *testing.T) {
 func windowShot(t *testing.T, b *Browser, name string) {
 	t.Helper()
 	png, err := chromedp.Run(b.Ctx, chromedp.CaptureScreenshot())
-	if err != nil {
-		t.Logf("screenshot %s: %v", name, err)
-		return
-	}
-	path := filepath.Join(ScreenshotDir(t), name+".png")
-	if err := os.WriteFile(path, png, 0o644); err != nil {
-		t.Fatal(err)
-	}
-	t.Logf("screenshot: %s", path)
+	savePNG(t, name, png, err)
 }
 
 // learnerApp reads what the app a learner sees offers that a learner does not use: nbgrader's

@@ -214,6 +214,13 @@ func (b *Browser) Screenshot(t testing.TB, sel, name string) {
 		png, err = chromedp.Run(b.Ctx, chromedp.CaptureScreenshot())
 	}
 	_ = b.Do(60*time.Second, chromedp.EmulateViewport(1280, 900))
+	savePNG(t, name, png, err)
+}
+
+// savePNG keeps a screenshot taken as name (png, or the error that kept it from being taken) as
+// name.png under ScreenshotDir.
+func savePNG(t testing.TB, name string, png []byte, err error) {
+	t.Helper()
 	if err != nil {
 		t.Logf("screenshot %s: %v", name, err)
 		return

@@ -93,7 +93,7 @@ func (r *report) call(name string, f func()) bool {
 			return true
 		}
 		if nr, isNotRun := v.(NotRun); isNotRun {
-			r.add("%s has not run yet, or its cell (%q) has an error: run that cell and fix the line its error names (\"Line n\" counts from the top of the cell).", name, nr.Cell)
+			r.add("%s has not run yet, or its cell (%q) has an error: run that cell and fix the line its error names (\"line n\" counts from the top of the cell).", name, nr.Cell)
 			r.skipFrom(name)
 		} else if s, isString := v.(string); isString && s == NotImplemented {
 			r.add("%s is not written yet: replace its panic(%q) with your code.", name, NotImplemented)

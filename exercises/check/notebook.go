@@ -73,9 +73,8 @@ func Verdict(pass, fail io.Writer, errs ...error) bool {
 // Standard error is the verdict: Jupyter shows it as a red block under the
 // cell, and nbgrader scores a test cell with any output on standard error as
 // zero points (and one without as full marks), so the cell needs no exit
-// status of its own. Ending the program with os.Exit(1) would add "exit
-// status 1" twice under the list (GoNB prints the status and raises it as
-// the cell's error) and tell the learner nothing.
+// status of its own. Ending the program with os.Exit(1) would add an error
+// box saying "exit status 1" under the list, and tell the learner nothing.
 func Conclude(errs ...error) {
 	Verdict(os.Stdout, os.Stderr, errs...)
 }

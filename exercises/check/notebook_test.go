@@ -96,7 +96,7 @@ func TestHiddenChecksCatchFittedAnswers(t *testing.T) {
 func TestPlaceholderNamesTheAnswerCell(t *testing.T) {
 	scenario := func() waves.Config { panic(check.NotRun{Cell: "1. The scenario"}) }
 	err := check.Overload(scenario, overloadsol.Peak, overloadsol.TimesCapacity)
-	wantProblem(t, "placeholder Scenario", err, "Scenario has not run yet", `"1. The scenario"`, "Line n")
+	wantProblem(t, "placeholder Scenario", err, "Scenario has not run yet", `"1. The scenario"`, "\"line n\" counts from the top")
 	if strings.Contains(err.Error(), "panicked") {
 		t.Errorf("a placeholder is reported as a panic:\n%v", err)
 	}

@@ -8,6 +8,7 @@ import (
 	"net/http/httptest"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -16,6 +17,7 @@ import (
 	"github.com/chromedp/chromedp"
 
 	"github.com/backofflab/backofflab/internal/jupytertest"
+	"github.com/backofflab/backofflab/internal/notebook"
 )
 
 // wasmSite builds Go in the browser (scripts/build-wasm) once per test
@@ -142,4 +144,111 @@ func TestWasmHelloWorld(t *testing.T) {
 	if p := b.Problems(); len(p) > 0 {
 		t.Errorf("page problems:\n%s", strings.Join(p, "\n"))
 	}
+}
+
+// browserNote starts the lines the browser adds to a cell's stderr
+// (golab.js's BrowserNote): a skipped `!` line, the in-memory network.
+const browserNote = "in the browser: "
+
+// withBrowserOutputs returns the saved notebook with each code cell's
+// outputs replaced by the browser's, the browser's own notes taken out of
+// stderr (and returned, by code cell).
+func withBrowserOutputs(saved *notebook.Notebook, cells []wasmCell) (*notebook.Notebook, map[int][]string) {
+	fresh := *saved
+	fresh.Cells = slices.Clone(saved.Cells)
+	notes := map[int][]string{}
+	k := 0
+	for i, c := range fresh.Cells {
+		if c.CellType != "code" {
+			continue
+		}
+		var outs []notebook.Output
+		if k < len(cells) {
+			for _, o := range cells[k].Outputs {
+				text := o.Text
+				if o.OutputType == "stream" && o.Name == "stderr" {
+					var kept []string
+					for _, l := range strings.SplitAfter(text, "\n") {
+						if strings.HasPrefix(l, browserNote) {
+							notes[k+1] = append(notes[k+1], strings.TrimSpace(l))
+						} else if l != "" {
+							kept = append(kept, l)
+						}
+					}
+					text = strings.Join(kept, "")
+					if text == "" {
+						continue
+					}
+				}
+				out := notebook.Output{OutputType: o.OutputType, Name: o.Name, Text: notebook.Text(text), EName: o.EName, EValue: o.EValue}
+				if o.Data != nil {
+					out.Data = map[string]notebook.Text{}
+					for m, v := range o.Data {
+						out.Data[m] = notebook.Text(v)
+					}
+				}
+				outs = append(outs, out)
+			}
+		}
+		c.Outputs = outs
+		fresh.Cells[i] = c
+		k++
+	}
+	return &fresh, notes
+}
+
+// Every lesson and exercise, run cell by cell in the browser's Go, shows
+// what its saved notebook shows, compared as the notebooks test compares
+// a fresh run (notebook.Compare): stdout and stderr as text, every
+// display's text exactly, its PNGs, interactive charts and explorables
+// byte for byte (by hash), but in the cells tagged measured (real time,
+// unseeded libraries). Beside that, stderr may carry the browser's own
+// notes, each a line starting "in the browser: ".
+func TestWasmLessonsMatchSavedNotebooks(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs every lesson in Chromium; run without -short")
+	}
+	srv := serveWasm(t)
+	b := NewBrowser(t)
+	for _, path := range notebooks(t) {
+		name := filepath.Base(path)
+		t.Run(strings.TrimSuffix(name, ".ipynb"), func(t *testing.T) {
+			saved, err := notebook.Read(filepath.Join(jupytertest.Repo(), path))
+			if err != nil {
+				t.Fatal(err)
+			}
+			b.NewTab(t)
+			openWasmPage(t, b, srv, name)
+			start := time.Now()
+			cells, err := evalAwait[[]wasmCell](b, 15*time.Minute, "window.golabTest.runAll()")
+			if err != nil {
+				t.Fatalf("run all: %v\n%s", err, strings.Join(b.Problems(), "\n"))
+			}
+			var link, compile, run []float64
+			for _, c := range cells {
+				compile, link, run = append(compile, c.Timings["compile"]), append(link, c.Timings["link"]), append(run, c.Timings["run"])
+			}
+			t.Logf("%d cells in %v (compile p50 %.0f ms, link p50 %.0f ms, run p50 %.0f ms)", len(cells), time.Since(start).Round(time.Second), percentile(compile, 50), percentile(link, 50), percentile(run, 50))
+			b.Screenshot(t, "#cells", "wasm-"+strings.TrimSuffix(name, ".ipynb"))
+			fresh, notes := withBrowserOutputs(saved, cells)
+			for k, n := range notes {
+				t.Logf("code cell %d: %s", k, strings.Join(n, "; "))
+			}
+			for _, p := range notebook.Compare(saved, fresh) {
+				t.Errorf("%s", p)
+			}
+			if p := b.Problems(); len(p) > 0 {
+				t.Errorf("page problems:\n%s", strings.Join(p, "\n"))
+			}
+		})
+	}
+}
+
+func errorOf(c wasmCell) string {
+	for _, o := range c.Outputs {
+		if o.OutputType == "error" {
+			return o.EName + ": " + o.EValue
+		}
+	}
+	return ""
 }

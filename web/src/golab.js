@@ -15,6 +15,10 @@ const here = import.meta.url;
 export const CompileError = "CompileError";
 export const Interrupted = "Interrupted";
 
+// BrowserNote starts every line the browser adds to a cell's stderr to say
+// where it differs from GoNB (a skipped shell line, the in-memory network).
+export const BrowserNote = "in the browser: ";
+
 export class Session {
   // start starts the toolchain worker and waits until it can build:
   // manifestURL is where scripts/build-wasm wrote the manifest (DIR/golab.js
@@ -133,8 +137,8 @@ export class Session {
       this.building = false;
     }
     Object.assign(timings, b.timings);
-    for (const cmd of b.shell || []) handlers.stream("stderr", `${cmd}: shell commands do not run in the browser; this line was skipped\n`);
-    for (const cmd of b.commands || []) handlers.stream("stderr", `${cmd}: GoNB's % commands other than %% do not run in the browser; this line was skipped\n`);
+    for (const cmd of b.shell || []) handlers.stream("stderr", `${BrowserNote}shell commands do not run, skipped: ${cmd}\n`);
+    for (const cmd of b.commands || []) handlers.stream("stderr", `${BrowserNote}GoNB's % commands other than %% do not run, skipped: ${cmd}\n`);
     if (!b.ok) {
       const lines = b.diagnostics.map((d) => `cell [${d.cell}] line ${d.line}:${d.column}: ${d.msg}${d.text ? `\n    ${d.text.trim()}` : ""}`);
       const text = lines.length ? lines.join("\n") + "\n" : b.output || "the build failed\n";

@@ -49,7 +49,8 @@ export class Toolchain {
     for (const u of Object.values(this.manifest.universes)) {
       for (const pkg of Object.values(u.packages)) {
         if (!pkg.eager || this.loaded.has(pkg.file)) continue;
-        this.fs.writeFile(this.archivePath(pkg), data.subarray(pkg.offset, pkg.offset + pkg.size));
+        const at = pkg.offset || 0; // omitted when 0
+        this.fs.writeFile(this.archivePath(pkg), data.subarray(at, at + pkg.size));
         this.loaded.set(pkg.file, done);
       }
     }

@@ -252,3 +252,89 @@ func errorOf(c wasmCell) string {
 	}
 	return ""
 }
+
+// Errors a learner can act on: a compile error names the cell and line; a
+// panic its message and the cell line of each frame of the cell's code;
+// an endless loop stops on interrupt and the next cell runs; a cell that
+// allocates without end ends with Go's out-of-memory error, and the page
+// goes on.
+func TestWasmErrors(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds Go for the browser and starts Chromium; run without -short")
+	}
+	srv := serveWasm(t)
+	b := NewBrowser(t)
+	// A smaller memory cap than the default 2 GiB, so that the runaway
+	// cell reaches it quickly; TestWasmHelloWorld runs with the default.
+	if err := b.Do(2*time.Minute, chromedp.Navigate(srv.URL+"/test/?notebook=00-start-here.ipynb&maxMemory=536870912")); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := evalAwait[map[string]float64](b, 3*time.Minute, "window.golabTest.ready"); err != nil {
+		t.Fatalf("the toolchain did not start: %v\n%s", err, strings.Join(b.Problems(), "\n"))
+	}
+
+	c := runSource(t, b, "%%\nx := 1\nfmt.Println(y)")
+	if c.Status != "error" || errorOf(c) != "CompileError: cell [1] line 3: undefined: y" {
+		t.Errorf("compile error: status %s, %q", c.Status, errorOf(c))
+	}
+	if e := stderr(c); !strings.Contains(e, "cell [1] line 2:1: declared and not used: x") || !strings.Contains(e, "cell [1] line 3:13: undefined: y\n    fmt.Println(y)") {
+		t.Errorf("compile error's stderr names cells and lines with the code:\n%s", e)
+	}
+	if strings.Contains(stderr(c), "main.go") {
+		t.Errorf("a compile error names the generated file:\n%s", stderr(c))
+	}
+
+	c = runSource(t, b, "func pick(xs []int) int {\n\treturn xs[3]\n}\n\n%%\nfmt.Println(pick(nil))")
+	e := stderr(c)
+	if c.Status != "error" || errorOf(c) != "ERROR: exit status 2" {
+		t.Errorf("panic: status %s, %q", c.Status, errorOf(c))
+	}
+	for _, want := range []string{"panic: runtime error: index out of range [3] with length 0", "[[ Cell [2] Line 2 ]]", "[[ Cell [2] Line 6 ]]"} {
+		if !strings.Contains(e, want) {
+			t.Errorf("panic's stderr lacks %q:\n%s", want, e)
+		}
+	}
+
+	// An endless loop: start it, wait until it runs, stop it.
+	if _, err := Eval[bool](b, `(window.loop = window.golabTest.runSource("%%\nfor {\n}"), true)`); err != nil {
+		t.Fatal(err)
+	}
+	deadline := time.Now().Add(2 * time.Minute)
+	for {
+		running, err := Eval[bool](b, `!!window.golabTest.session().running`)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if running {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("the endless loop did not start within 2 minutes")
+		}
+		time.Sleep(200 * time.Millisecond)
+	}
+	time.Sleep(time.Second)
+	if ok, err := Eval[bool](b, `window.golabTest.interrupt()`); err != nil || !ok {
+		t.Fatalf("interrupt: %v %v", ok, err)
+	}
+	c, err := evalAwait[wasmCell](b, time.Minute, "window.loop")
+	if err != nil || c.Status != "error" || !strings.HasPrefix(errorOf(c), "Interrupted") {
+		t.Errorf("stopped loop: %+v %v", c, err)
+	}
+	c = runSource(t, b, "%%\nfmt.Println(pick([]int{1, 2, 3, 4}))")
+	if c.Status != "ok" || stdout(c) != "4\n" {
+		t.Errorf("the cell after a stopped one, with the declarations kept: %+v", c)
+	}
+
+	c = runSource(t, b, "%%\nvar keep [][]byte\nfor {\n\tkeep = append(keep, make([]byte, 16<<20))\n}")
+	if c.Status != "error" || !strings.Contains(stderr(c), "out of memory") {
+		t.Errorf("runaway allocation: status %s, stderr:\n%.2000s", c.Status, stderr(c))
+	}
+	c = runSource(t, b, "%%\nfmt.Println(\"still here\")")
+	if c.Status != "ok" || stdout(c) != "still here\n" {
+		t.Errorf("after running out of memory: %+v", c)
+	}
+	if p := b.Problems(); len(p) > 0 {
+		t.Errorf("page problems:\n%s", strings.Join(p, "\n"))
+	}
+}

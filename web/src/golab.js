@@ -26,6 +26,9 @@ export class Session {
   // maxMemory caps a program's memory (bytes, default 2 GiB).
   static async start({ manifestURL, onFetch = () => {}, maxMemory = 2 ** 31 } = {}) {
     if (!manifestURL) throw new Error("Session.start: manifestURL is required (DIR/golab.js exports it)");
+    if (!(Number.isInteger(maxMemory) && maxMemory >= 2 ** 24 && maxMemory <= 2 ** 32)) {
+      throw new Error(`Session.start: maxMemory must be a whole number of bytes from 16 MiB to 4 GiB, got ${maxMemory}`);
+    }
     const s = new Session(manifestURL, onFetch, maxMemory);
     s.ready = await s.startToolchain();
     return s;

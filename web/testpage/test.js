@@ -153,7 +153,9 @@ window.golabTest.ready = (async () => {
   const want = new URLSearchParams(location.search).get("notebook") || index.find((n) => n.startsWith("01-")) || index[0];
   $("notebook").value = want;
   await loadNotebook(want);
-  session = await Session.start({ manifestURL, onFetch: (url, bytes, fromCache) => fetched.push({ url, bytes, fromCache }) });
+  const params = new URLSearchParams(location.search);
+  const maxMemory = params.has("maxMemory") ? Number(params.get("maxMemory")) : undefined;
+  session = await Session.start({ manifestURL, maxMemory, onFetch: (url, bytes, fromCache) => fetched.push({ url, bytes, fromCache }) });
   const ms = performance.now() - t0;
   status(`ready in ${(ms / 1000).toFixed(1)} s (${session.ready.go})`);
   for (const b of ["runall", "stop", "restart"]) $(b).disabled = false;

@@ -1,0 +1,268 @@
+package cells
+
+import (
+	"bytes"
+	"context"
+	"encoding/base64"
+	"encoding/gob"
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strings"
+	"sync"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/janpfeifer/gonb/gonbui/protocol"
+
+	"github.com/backofflab/backofflab/internal/notebook"
+)
+
+// repo is the repository's root, from this package's directory.
+func repo(t *testing.T) string {
+	t.Helper()
+	dir, err := filepath.Abs("../..")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return dir
+}
+
+// kernel is what GoNB is to a cell program, natively: a build folder in a
+// Go workspace with the repository (GoNB's --go_work), a kernel directory
+// (GONB_TMP_DIR) and the two display pipes, read as GoNB reads them.
+type kernel struct {
+	dir, tmp string
+	known    map[string]bool // display ids seen: later ones update
+}
+
+func newKernel(t *testing.T, repoDir string, zoo bool) *kernel {
+	t.Helper()
+	k := &kernel{dir: t.TempDir(), tmp: t.TempDir(), known: map[string]bool{}}
+	uses := fmt.Sprintf("\t.\n\t%q\n", repoDir)
+	if zoo {
+		uses += fmt.Sprintf("\t%q\n", filepath.Join(repoDir, "zoo"))
+	}
+	files := map[string]string{
+		"go.mod":  "module gonb_cells_test\n\ngo 1.26\n",
+		"go.work": "go 1.26.0\n\nuse (\n" + uses + ")\n",
+	}
+	for name, text := range files {
+		if err := os.WriteFile(filepath.Join(k.dir, name), []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return k
+}
+
+// build compiles the program as GoNB does (go build in its folder).
+func (k *kernel) build(ctx context.Context, p *Program) (string, error) {
+	if err := os.WriteFile(filepath.Join(k.dir, "main.go"), []byte(p.Source), 0o644); err != nil {
+		return "", err
+	}
+	bin := filepath.Join(k.dir, "cell")
+	cmd := exec.CommandContext(ctx, "go", "build", "-o", bin, ".")
+	cmd.Dir = k.dir
+	cmd.Env = append(os.Environ(), "GOTOOLCHAIN=local", "GOFLAGS=", "GOPROXY=off")
+	if out, err := cmd.CombinedOutput(); err != nil {
+		return "", fmt.Errorf("go build: %v\n%s", err, out)
+	}
+	return bin, nil
+}
+
+// run runs a built cell and returns its outputs as Jupyter saves them:
+// streams, display_data (an update_display_data changes the display it
+// names in place).
+func (k *kernel) run(ctx context.Context, bin string) ([]notebook.Output, error) {
+	pipe, back := filepath.Join(k.dir, "pipe"), filepath.Join(k.dir, "pipe_back")
+	for _, p := range []string{pipe, back} {
+		os.Remove(p)
+		if err := syscall.Mkfifo(p, 0o600); err != nil {
+			return nil, err
+		}
+	}
+	var stdout, stderr bytes.Buffer
+	cmd := exec.CommandContext(ctx, bin)
+	cmd.Dir = k.dir
+	cmd.Env = append(os.Environ(), protocol.GONB_PIPE_ENV+"="+pipe, protocol.GONB_PIPE_BACK_ENV+"="+back, protocol.GONB_TMP_DIR_ENV+"="+k.tmp, protocol.GONB_DIR_ENV+"="+k.dir)
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	if err := cmd.Start(); err != nil {
+		return nil, err
+	}
+	var outs []notebook.Output
+	var mu sync.Mutex
+	var wg sync.WaitGroup
+	// Opening a FIFO for reading or writing alone waits for the other end,
+	// which a program that displays nothing never opens: open both ends
+	// read-write (Linux opens that at once, and it never reads as EOF).
+	r, err := os.OpenFile(pipe, os.O_RDWR, 0)
+	if err != nil {
+		return nil, err
+	}
+	w, err := os.OpenFile(back, os.O_RDWR, 0)
+	if err != nil {
+		return nil, err
+	}
+	wg.Go(func() {
+		dec, enc := gob.NewDecoder(r), gob.NewEncoder(w)
+		for {
+			var d protocol.DisplayData
+			if err := dec.Decode(&d); err != nil {
+				return
+			}
+			if cv, ok := d.Data[protocol.MIMECommValue].(protocol.CommValue); ok {
+				if cv.Address == protocol.GonbuiSyncAddress {
+					enc.Encode(&protocol.CommValue{Address: protocol.GonbuiSyncAckAddress, Value: cv.Value})
+				}
+				continue
+			}
+			o := notebook.Output{OutputType: "display_data", Data: map[string]notebook.Text{}}
+			for mime, v := range d.Data {
+				switch v := v.(type) {
+				case string:
+					o.Data[string(mime)] = notebook.Text(v)
+				case []byte:
+					o.Data[string(mime)] = notebook.Text(base64.StdEncoding.EncodeToString(v))
+				}
+			}
+			mu.Lock()
+			if d.DisplayID != "" && k.known[d.DisplayID] {
+				for i := range outs {
+					if outs[i].Name == "display:"+d.DisplayID {
+						outs[i].Data = o.Data
+					}
+				}
+			} else {
+				if d.DisplayID != "" {
+					k.known[d.DisplayID] = true
+					o.Name = "display:" + d.DisplayID // set apart below
+				}
+				outs = append(outs, o)
+			}
+			mu.Unlock()
+		}
+	})
+	err = cmd.Wait()
+	// What the program wrote before it exited is still in the pipe: read
+	// it, then stop at the first wait.
+	r.SetReadDeadline(time.Now().Add(300 * time.Millisecond))
+	wg.Wait()
+	r.Close()
+	w.Close()
+	for i := range outs {
+		outs[i].Name = ""
+	}
+	// GoNB streams stdout and stderr as they come; a cell's streams are
+	// compared as one text each, so order between them and the displays
+	// does not matter beyond the displays' own order.
+	var all []notebook.Output
+	if stdout.Len() > 0 {
+		all = append(all, notebook.Output{OutputType: "stream", Name: "stdout", Text: notebook.Text(stdout.String())})
+	}
+	if stderr.Len() > 0 {
+		all = append(all, notebook.Output{OutputType: "stream", Name: "stderr", Text: notebook.Text(stderr.String())})
+	}
+	all = append(all, outs...)
+	var exit *exec.ExitError
+	if errors.As(err, &exit) {
+		all = append(all, notebook.Output{OutputType: "error", EName: "ERROR", EValue: exit.Error()})
+	} else if err != nil {
+		return nil, err
+	}
+	return all, nil
+}
+
+// TestLessonsBuildAsGoNB merges every code cell of every lesson and
+// exercise in order, as GoNB does, builds each merged program with the
+// ordinary go build (in a workspace with the repository, as GoNB's kernel
+// has), runs it with GoNB's display pipes, and checks that it shows what
+// the saved notebook shows (notebook.Compare: stdout, stderr, displays,
+// PNGs and charts by hash).
+func TestLessonsBuildAsGoNB(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds and runs every lesson's cells; run without -short")
+	}
+	root := repo(t)
+	var paths []string
+	for _, glob := range []string{"notebooks/*.ipynb", "exercises/notebooks/*.ipynb"} {
+		m, _ := filepath.Glob(filepath.Join(root, glob))
+		paths = append(paths, m...)
+	}
+	if len(paths) < 14 {
+		t.Fatalf("found %d notebooks under %s", len(paths), root)
+	}
+	// The real-time lessons first, two notebooks at a time.
+	slices.SortStableFunc(paths, func(a, b string) int {
+		rank := func(p string) int {
+			if strings.Contains(p, "/11-") || strings.Contains(p, "/13-") {
+				return 0
+			}
+			return 1
+		}
+		return rank(a) - rank(b)
+	})
+	sem := make(chan struct{}, 2)
+	for _, path := range paths {
+		t.Run(strings.TrimSuffix(filepath.Base(path), ".ipynb"), func(t *testing.T) {
+			t.Parallel()
+			sem <- struct{}{}
+			defer func() { <-sem }()
+			checkLesson(t, root, path)
+		})
+	}
+}
+
+func checkLesson(t *testing.T, root, path string) {
+	saved, err := notebook.Read(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	zoo := false
+	for _, c := range saved.Cells {
+		if strings.Contains(string(c.Source), "backofflab/zoo") {
+			zoo = true
+		}
+	}
+	k := newKernel(t, root, zoo)
+	ctx, cancel := context.WithTimeout(context.Background(), 15*time.Minute)
+	defer cancel()
+	fresh := *saved
+	fresh.Cells = slices.Clone(saved.Cells)
+	var s State
+	id := 0
+	start := time.Now()
+	for i, c := range fresh.Cells {
+		if c.CellType != "code" {
+			continue
+		}
+		id++
+		c.Outputs = nil
+		p, err := s.Merge(id, string(c.Source))
+		if err != nil {
+			t.Fatalf("cell %d: %v", i+1, err)
+		}
+		if !p.Empty {
+			bin, err := k.build(ctx, p)
+			if err != nil {
+				t.Fatalf("cell %d (execution %d) does not build:\n%v\n%s", i+1, id, err, p.Source)
+			}
+			s.Commit(p)
+			outs, err := k.run(ctx, bin)
+			if err != nil {
+				t.Fatalf("cell %d: %v", i+1, err)
+			}
+			c.Outputs = outs
+		} else {
+			s.Commit(p)
+		}
+		fresh.Cells[i] = c
+	}
+	t.Logf("%d cells in %v", id, time.Since(start).Round(100*time.Millisecond))
+	for _, p := range notebook.Compare(saved, &fresh) {
+		t.Errorf("%s", p)
+	}
+}

@@ -15,6 +15,7 @@ import (
 	"github.com/failsafe-go/failsafe-go/failsafehttp"
 	"github.com/hashicorp/go-retryablehttp"
 
+	"github.com/backofflab/backofflab/lab"
 	"github.com/backofflab/backofflab/lab/flaky"
 	"github.com/backofflab/backofflab/lab/schedule"
 	"github.com/backofflab/backofflab/retry"
@@ -184,6 +185,7 @@ func RunHTTP(ctx context.Context, c HTTPClient, clients int, outage time.Duratio
 			io.WriteString(w, "ok")
 		}
 	}
+	lab.NoteInMemoryNetwork()
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		io.Copy(io.Discard, r.Body)
 		mu.Lock()

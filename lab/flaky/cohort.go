@@ -10,6 +10,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/backofflab/backofflab/lab"
 	"github.com/backofflab/backofflab/retry"
 )
 
@@ -46,6 +47,7 @@ func RetryAfterCohort(clients int, policy retry.Policy, seed uint64) (Cohort, er
 		c      = Cohort{FloorKept: true}
 		failed = map[string]time.Time{}
 	)
+	lab.NoteInMemoryNetwork()
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		id, now := r.Header.Get("X-Client"), time.Now()
 		mu.Lock()

@@ -39,6 +39,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/backofflab/backofflab/lab"
 	"github.com/backofflab/backofflab/lab/metrics"
 	"github.com/backofflab/backofflab/lab/schedule"
 	"github.com/backofflab/backofflab/retry"
@@ -350,6 +351,7 @@ func listen(ctx context.Context) (net.Listener, func(ctx context.Context, networ
 	if n, ok := ctx.Value(networkKey{}).(network); ok {
 		return n()
 	}
+	lab.NoteInMemoryNetwork()
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	return ln, nil, err
 }

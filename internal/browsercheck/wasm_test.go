@@ -4,10 +4,12 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"maps"
 	"net/http"
 	"net/http/httptest"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strings"
 	"sync"
@@ -16,6 +18,7 @@ import (
 
 	"github.com/chromedp/chromedp"
 
+	"github.com/backofflab/backofflab/exercises/check"
 	"github.com/backofflab/backofflab/internal/jupytertest"
 	"github.com/backofflab/backofflab/internal/notebook"
 )
@@ -210,38 +213,188 @@ func TestWasmLessonsMatchSavedNotebooks(t *testing.T) {
 	}
 	srv := serveWasm(t)
 	b := NewBrowser(t)
-	for _, path := range notebooks(t) {
+	for _, path := range notebooksIn(t, "notebooks/*.ipynb") {
 		name := filepath.Base(path)
 		t.Run(strings.TrimSuffix(name, ".ipynb"), func(t *testing.T) {
-			saved, err := notebook.Read(filepath.Join(jupytertest.Repo(), path))
-			if err != nil {
-				t.Fatal(err)
-			}
-			b.NewTab(t)
-			openWasmPage(t, b, srv, name)
-			start := time.Now()
-			cells, err := evalAwait[[]wasmCell](b, 15*time.Minute, "window.golabTest.runAll()")
-			if err != nil {
-				t.Fatalf("run all: %v\n%s", err, strings.Join(b.Problems(), "\n"))
-			}
-			var link, compile, run []float64
-			for _, c := range cells {
-				compile, link, run = append(compile, c.Timings["compile"]), append(link, c.Timings["link"]), append(run, c.Timings["run"])
-			}
-			t.Logf("%d cells in %v (compile p50 %.0f ms, link p50 %.0f ms, run p50 %.0f ms)", len(cells), time.Since(start).Round(time.Second), percentile(compile, 50), percentile(link, 50), percentile(run, 50))
-			b.Screenshot(t, "#cells", "wasm-"+strings.TrimSuffix(name, ".ipynb"))
+			saved, cells := runWasmNotebook(t, b, srv, filepath.Join(jupytertest.Repo(), path), name)
+			tagMeasured(name, saved)
 			fresh, notes := withBrowserOutputs(saved, cells)
+			firstNote := -1 // the code cell that first ran clients and servers in real time
 			for k, n := range notes {
 				t.Logf("code cell %d: %s", k, strings.Join(n, "; "))
+				if strings.Contains(strings.Join(n, " "), "in-memory network") && (firstNote < 0 || k < firstNote) {
+					firstNote = k
+				}
 			}
 			for _, p := range notebook.Compare(saved, fresh) {
+				if why := realTimeShape(saved, fresh, p.Cell, firstNote); why != "" {
+					t.Logf("cell %d compared by shape: %s", p.Cell, why)
+					continue
+				}
 				t.Errorf("%s", p)
-			}
-			if p := b.Problems(); len(p) > 0 {
-				t.Errorf("page problems:\n%s", strings.Join(p, "\n"))
 			}
 		})
 	}
+	// The exercises are saved without outputs: in the browser, as on the
+	// kernel (exercises/solutions/notebooks), the instructor's version
+	// passes every check and the learner's says what is not written yet.
+	for _, path := range notebooksIn(t, "exercises/notebooks/*.ipynb") {
+		name := filepath.Base(path)
+		t.Run(strings.TrimSuffix(name, ".ipynb"), func(t *testing.T) {
+			inst, cells := runWasmNotebook(t, b, srv, filepath.Join(jupytertest.Repo(), "exercises", "solutions", "notebooks", name), "instructor-"+name)
+			fresh, _ := withBrowserOutputs(inst, cells)
+			for i, c := range fresh.Cells {
+				if c.IsGraded() && (!strings.Contains(cellStream(c, "stdout"), check.Passed) || cellStream(c, "stderr") != "" || hasError(c)) {
+					t.Errorf("instructor's test cell %d does not pass cleanly with %q:\n%s%s", i+1, check.Passed, cellStream(c, "stdout"), cellStream(c, "stderr"))
+				}
+			}
+			learner, cells := runWasmNotebook(t, b, srv, filepath.Join(jupytertest.Repo(), path), name)
+			fresh, _ = withBrowserOutputs(learner, cells)
+			for i, c := range fresh.Cells {
+				if !c.IsGraded() {
+					if hasError(c) || cellStream(c, "stderr") != "" {
+						t.Errorf("learner's cell %d fails with the stubs (only the test cells may):\n%s", i+1, cellStream(c, "stderr"))
+					}
+					continue
+				}
+				out := cellStream(c, "stderr")
+				for _, line := range strings.Split(strings.TrimSpace(out), "\n") {
+					if !strings.HasPrefix(line, "✗ ") && !strings.HasSuffix(line, "run this cell again.") {
+						t.Errorf("learner's test cell %d: %q is neither a ✗ item nor the closing line", i+1, line)
+					}
+				}
+				if !strings.Contains(out, "not written yet") {
+					t.Errorf("learner's test cell %d should say what is not written yet:\n%s", i+1, out)
+				}
+			}
+		})
+	}
+}
+
+// measuredCells names, by notebook, a piece of the code of the cells whose
+// charts draw a run that varies from run to run, as the notebooks test
+// does (notebooks/notebooks_test.go, untaggedMeasured) until the lesson
+// sources tag them: their images are compared by kind and size.
+var measuredCells = map[string]string{
+	"11-storm.ipynb":          "stormPanel(name, r)",
+	"12-apply-it.ipynb":       "flaky.CompareCohorts(",
+	"13-whose-defaults.ipynb": "zoo.Chart(",
+}
+
+func tagMeasured(name string, nb *notebook.Notebook) {
+	code, ok := measuredCells[name]
+	if !ok {
+		return
+	}
+	for i, c := range nb.Cells {
+		if c.CellType != "code" || !strings.Contains(string(c.Source), code) || c.HasTag(notebook.TagMeasured) {
+			continue
+		}
+		tags, _ := c.Metadata["tags"].([]any)
+		c.Metadata = maps.Clone(c.Metadata)
+		if c.Metadata == nil {
+			c.Metadata = map[string]any{}
+		}
+		c.Metadata["tags"] = append(slices.Clone(tags), notebook.TagMeasured)
+		nb.Cells[i] = c
+	}
+}
+
+// digits matches a number, which a real-time run changes.
+var digits = regexp.MustCompile(`[0-9]+(\.[0-9]+)?`)
+
+// shape is text with its numbers and runs of spaces made alike.
+func shape(s string) string {
+	return strings.Join(strings.Fields(digits.ReplaceAllString(s, "#")), " ")
+}
+
+// realTimeShape returns why notebook cell n (from 1) may differ from the
+// saved one in its numbers, or "": lessons 11 and 12 run real clients and
+// servers in real time, which in the browser talk over the in-memory
+// network on the browser's timers and a single thread (the note the cell
+// printed says so), so their counts and the times they report are the
+// browser's. From the first cell that printed the note on, a cell that
+// differs is compared with its numbers masked and its images by kind.
+func realTimeShape(saved, fresh *notebook.Notebook, n, firstNote int) string {
+	if firstNote < 0 || n < 1 || n > len(saved.Cells) {
+		return ""
+	}
+	code := 0
+	for i := range n {
+		if saved.Cells[i].CellType == "code" {
+			code++
+		}
+	}
+	if code < firstNote {
+		return ""
+	}
+	s, f := *saved, *fresh
+	s.Cells, f.Cells = slices.Clone(saved.Cells), slices.Clone(fresh.Cells)
+	for _, nb := range []*notebook.Notebook{&s, &f} {
+		c := nb.Cells[n-1]
+		c.Outputs = slices.Clone(c.Outputs)
+		for k, o := range c.Outputs {
+			if o.OutputType == "stream" {
+				o.Text = notebook.Text(shape(string(o.Text)))
+				c.Outputs[k] = o
+			}
+		}
+		tags, _ := c.Metadata["tags"].([]any)
+		c.Metadata = maps.Clone(c.Metadata)
+		if c.Metadata == nil {
+			c.Metadata = map[string]any{}
+		}
+		c.Metadata["tags"] = append(slices.Clone(tags), notebook.TagMeasured)
+		nb.Cells[n-1] = c
+	}
+	for _, p := range notebook.Compare(&s, &f) {
+		if p.Cell == n {
+			return ""
+		}
+	}
+	return "it shows a real-time run, whose numbers are the browser's (same text and charts but for the numbers)"
+}
+
+// runWasmNotebook opens the test page on the notebook served as name, runs
+// every code cell in order and returns the notebook at path (the saved
+// one) and the browser's results.
+func runWasmNotebook(t *testing.T, b *Browser, srv *httptest.Server, path, name string) (*notebook.Notebook, []wasmCell) {
+	t.Helper()
+	saved, err := notebook.Read(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b.NewTab(t)
+	openWasmPage(t, b, srv, name)
+	start := time.Now()
+	cells, err := evalAwait[[]wasmCell](b, 15*time.Minute, "window.golabTest.runAll()")
+	if err != nil {
+		t.Fatalf("run all: %v\n%s", err, strings.Join(b.Problems(), "\n"))
+	}
+	var link, compile, run []float64
+	for _, c := range cells {
+		compile, link, run = append(compile, c.Timings["compile"]), append(link, c.Timings["link"]), append(run, c.Timings["run"])
+	}
+	t.Logf("%s: %d cells in %v (compile p50 %.0f ms, link p50 %.0f ms, run p50 %.0f ms)", name, len(cells), time.Since(start).Round(time.Second), percentile(compile, 50), percentile(link, 50), percentile(run, 50))
+	b.Screenshot(t, "#cells", "wasm-"+strings.TrimSuffix(name, ".ipynb"))
+	if p := b.Problems(); len(p) > 0 {
+		t.Errorf("page problems:\n%s", strings.Join(p, "\n"))
+	}
+	return saved, cells
+}
+
+func cellStream(c notebook.Cell, name string) string {
+	var s strings.Builder
+	for _, o := range c.Outputs {
+		if o.OutputType == "stream" && o.Name == name {
+			s.WriteString(string(o.Text))
+		}
+	}
+	return s.String()
+}
+
+func hasError(c notebook.Cell) bool {
+	return slices.ContainsFunc(c.Outputs, func(o notebook.Output) bool { return o.OutputType == "error" })
 }
 
 func errorOf(c wasmCell) string {

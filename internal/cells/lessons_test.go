@@ -7,6 +7,7 @@ import (
 	"encoding/gob"
 	"errors"
 	"fmt"
+	"maps"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -19,6 +20,7 @@ import (
 
 	"github.com/janpfeifer/gonb/gonbui/protocol"
 
+	"github.com/backofflab/backofflab/exercises/check"
 	"github.com/backofflab/backofflab/internal/notebook"
 )
 
@@ -176,27 +178,27 @@ func (k *kernel) run(ctx context.Context, bin string) ([]notebook.Output, error)
 	return all, nil
 }
 
-// TestLessonsBuildAsGoNB merges every code cell of every lesson and
-// exercise in order, as GoNB does, builds each merged program with the
-// ordinary go build (in a workspace with the repository, as GoNB's kernel
-// has), runs it with GoNB's display pipes, and checks that it shows what
-// the saved notebook shows (notebook.Compare: stdout, stderr, displays,
-// PNGs and charts by hash).
+// TestLessonsBuildAsGoNB merges every code cell of every lesson in order,
+// as GoNB does, builds each merged program with the ordinary go build (in
+// a workspace with the repository, as GoNB's kernel has), runs it with
+// GoNB's display pipes, and checks that it shows what the saved notebook
+// shows (notebook.Compare: stdout, stderr, displays, PNGs and charts by
+// hash). The exercises, saved without outputs, are checked as
+// exercises/solutions/notebooks checks them on the kernel: the
+// instructor's version passes every check, the learner's says what is not
+// written yet.
 func TestLessonsBuildAsGoNB(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds and runs every lesson's cells; run without -short")
 	}
 	root := repo(t)
-	var paths []string
-	for _, glob := range []string{"notebooks/*.ipynb", "exercises/notebooks/*.ipynb"} {
-		m, _ := filepath.Glob(filepath.Join(root, glob))
-		paths = append(paths, m...)
-	}
-	if len(paths) < 14 {
-		t.Fatalf("found %d notebooks under %s", len(paths), root)
+	lessons, _ := filepath.Glob(filepath.Join(root, "notebooks", "*.ipynb"))
+	exercises, _ := filepath.Glob(filepath.Join(root, "exercises", "notebooks", "*.ipynb"))
+	if len(lessons) < 14 || len(exercises) < 3 {
+		t.Fatalf("found %d lessons and %d exercises under %s", len(lessons), len(exercises), root)
 	}
 	// The real-time lessons first, two notebooks at a time.
-	slices.SortStableFunc(paths, func(a, b string) int {
+	slices.SortStableFunc(lessons, func(a, b string) int {
 		rank := func(p string) int {
 			if strings.Contains(p, "/11-") || strings.Contains(p, "/13-") {
 				return 0
@@ -206,17 +208,84 @@ func TestLessonsBuildAsGoNB(t *testing.T) {
 		return rank(a) - rank(b)
 	})
 	sem := make(chan struct{}, 2)
-	for _, path := range paths {
+	for _, path := range lessons {
 		t.Run(strings.TrimSuffix(filepath.Base(path), ".ipynb"), func(t *testing.T) {
 			t.Parallel()
 			sem <- struct{}{}
 			defer func() { <-sem }()
-			checkLesson(t, root, path)
+			saved, fresh := runLesson(t, root, path)
+			if code, ok := measured[filepath.Base(path)]; ok {
+				for i, c := range saved.Cells {
+					if c.CellType == "code" && strings.Contains(string(c.Source), code) && !c.HasTag(notebook.TagMeasured) {
+						tags, _ := c.Metadata["tags"].([]any)
+						c.Metadata = maps.Clone(c.Metadata)
+						if c.Metadata == nil {
+							c.Metadata = map[string]any{}
+						}
+						c.Metadata["tags"] = append(slices.Clone(tags), notebook.TagMeasured)
+						saved.Cells[i] = c
+					}
+				}
+			}
+			for _, p := range notebook.Compare(saved, fresh) {
+				t.Errorf("%s", p)
+			}
+		})
+	}
+	for _, path := range exercises {
+		name := filepath.Base(path)
+		t.Run(strings.TrimSuffix(name, ".ipynb"), func(t *testing.T) {
+			t.Parallel()
+			sem <- struct{}{}
+			defer func() { <-sem }()
+			_, inst := runLesson(t, root, filepath.Join(root, "exercises", "solutions", "notebooks", name))
+			for i, c := range inst.Cells {
+				if c.IsGraded() && (!strings.Contains(stream(c, "stdout"), check.Passed) || stream(c, "stderr") != "" || hasError(c)) {
+					t.Errorf("instructor's test cell %d does not pass cleanly with %q:\n%s%s", i+1, check.Passed, stream(c, "stdout"), stream(c, "stderr"))
+				}
+			}
+			_, learner := runLesson(t, root, path)
+			for i, c := range learner.Cells {
+				if !c.IsGraded() {
+					if hasError(c) || stream(c, "stderr") != "" {
+						t.Errorf("learner's cell %d fails with the stubs (only the test cells may):\n%s", i+1, stream(c, "stderr"))
+					}
+				} else if out := stream(c, "stderr"); !strings.Contains(out, "not written yet") {
+					t.Errorf("learner's test cell %d should say what is not written yet:\n%s", i+1, out)
+				}
+			}
 		})
 	}
 }
 
-func checkLesson(t *testing.T, root, path string) {
+// measured names, by lesson, a piece of the code of the cells whose charts
+// draw a run that varies from run to run (real time, unseeded libraries),
+// as the notebooks test does until the lesson sources tag them measured:
+// their images are compared by kind and size.
+var measured = map[string]string{
+	"11-storm.ipynb":          "stormPanel(name, r)",
+	"12-apply-it.ipynb":       "flaky.CompareCohorts(",
+	"13-whose-defaults.ipynb": "zoo.Chart(",
+}
+
+func stream(c notebook.Cell, name string) string {
+	var b strings.Builder
+	for _, o := range c.Outputs {
+		if o.OutputType == "stream" && o.Name == name {
+			b.WriteString(string(o.Text))
+		}
+	}
+	return b.String()
+}
+
+func hasError(c notebook.Cell) bool {
+	return slices.ContainsFunc(c.Outputs, func(o notebook.Output) bool { return o.OutputType == "error" })
+}
+
+// runLesson runs the notebook at path cell by cell and returns it as saved
+// and with the fresh outputs.
+func runLesson(t *testing.T, root, path string) (saved, fresh *notebook.Notebook) {
+	t.Helper()
 	saved, err := notebook.Read(path)
 	if err != nil {
 		t.Fatal(err)
@@ -230,12 +299,12 @@ func checkLesson(t *testing.T, root, path string) {
 	k := newKernel(t, root, zoo)
 	ctx, cancel := context.WithTimeout(context.Background(), 15*time.Minute)
 	defer cancel()
-	fresh := *saved
-	fresh.Cells = slices.Clone(saved.Cells)
+	out := *saved
+	out.Cells = slices.Clone(saved.Cells)
 	var s State
 	id := 0
 	start := time.Now()
-	for i, c := range fresh.Cells {
+	for i, c := range out.Cells {
 		if c.CellType != "code" {
 			continue
 		}
@@ -243,26 +312,22 @@ func checkLesson(t *testing.T, root, path string) {
 		c.Outputs = nil
 		p, err := s.Merge(id, string(c.Source))
 		if err != nil {
-			t.Fatalf("cell %d: %v", i+1, err)
+			t.Fatalf("%s cell %d: %v", filepath.Base(path), i+1, err)
 		}
 		if !p.Empty {
 			bin, err := k.build(ctx, p)
 			if err != nil {
-				t.Fatalf("cell %d (execution %d) does not build:\n%v\n%s", i+1, id, err, p.Source)
+				t.Fatalf("%s cell %d (execution %d) does not build:\n%v\n%s", filepath.Base(path), i+1, id, err, p.Source)
 			}
 			s.Commit(p)
-			outs, err := k.run(ctx, bin)
-			if err != nil {
-				t.Fatalf("cell %d: %v", i+1, err)
+			if c.Outputs, err = k.run(ctx, bin); err != nil {
+				t.Fatalf("%s cell %d: %v", filepath.Base(path), i+1, err)
 			}
-			c.Outputs = outs
 		} else {
 			s.Commit(p)
 		}
-		fresh.Cells[i] = c
+		out.Cells[i] = c
 	}
-	t.Logf("%d cells in %v", id, time.Since(start).Round(100*time.Millisecond))
-	for _, p := range notebook.Compare(saved, &fresh) {
-		t.Errorf("%s", p)
-	}
+	t.Logf("%s: %d cells in %v", filepath.Base(path), id, time.Since(start).Round(100*time.Millisecond))
+	return saved, &out
 }

@@ -568,19 +568,23 @@ func (w *writer) testPage(repo string) error {
 	if err := copyFile(filepath.Join(repo, "node_modules", "echarts", "dist", "echarts.min.js"), filepath.Join(dst, "assets", "echarts.min.js")); err != nil {
 		return fmt.Errorf("echarts for the test page (run scripts/setup): %w", err)
 	}
+	// The lessons, the exercises as a learner gets them, and the
+	// instructor's versions (with the answers) as instructor-NAME.
 	var names []string
-	for _, glob := range []string{"notebooks/*.ipynb", "exercises/notebooks/*.ipynb"} {
+	for glob, prefix := range map[string]string{"notebooks/*.ipynb": "", "exercises/notebooks/*.ipynb": "", "exercises/solutions/notebooks/*.ipynb": "instructor-"} {
 		paths, err := filepath.Glob(filepath.Join(repo, glob))
 		if err != nil {
 			return err
 		}
 		for _, p := range paths {
-			names = append(names, filepath.Base(p))
-			if err := copyFile(p, filepath.Join(dst, "notebooks", filepath.Base(p))); err != nil {
+			name := prefix + filepath.Base(p)
+			names = append(names, name)
+			if err := copyFile(p, filepath.Join(dst, "notebooks", name)); err != nil {
 				return err
 			}
 		}
 	}
+	slices.Sort(names)
 	index, _ := json.Marshal(names)
 	return os.WriteFile(filepath.Join(dst, "notebooks", "index.json"), index, 0o644)
 }

@@ -50,6 +50,8 @@ export class NodeFS {
     this.constants = constants;
     this.out = { 1: stdout, 2: stderr };
     this.devices = new Map(); // absolute path → Device
+    // /dev/null, which programs open to discard output (os.DevNull).
+    this.devices.set("/dev/null", { write() {}, read(length, cb) { cb(new Uint8Array(0)); } });
     this.fds = new Map(); // fd → { node, path, pos, append, device }
     this.nextFd = 3;
     this.ino = new WeakMap();
@@ -348,11 +350,15 @@ export class NodeFS {
 }
 
 // processShim is what Go's syscall package (GOOS=js) reads from
-// globalThis.process: a working directory and no real user.
+// globalThis.process: a working directory and no real user. argv0 "node"
+// is how Go's net/http for js/wasm chooses its own transport over the
+// net package's in-memory network rather than the browser's fetch (it
+// does so under Node.js for the same reason: a cell's clients must reach
+// the servers the cell itself started, in memory).
 export function processShim(fs) {
   return {
     getuid: () => -1, getgid: () => -1, geteuid: () => -1, getegid: () => -1,
-    getgroups: () => [], pid: 1, ppid: 0, umask: () => 0o022,
+    getgroups: () => [], pid: 1, ppid: 0, umask: () => 0o022, argv0: "node",
     cwd: () => fs.cwd,
     chdir: (dir) => {
       const n = fs.node(dir);

@@ -4,6 +4,9 @@
 
 import "./wasm_exec.js";
 import { run } from "./program.js";
+import { preciseTimers } from "./timers.js";
+
+preciseTimers();
 
 onmessage = async (e) => {
   const { program, files, env, maxMemory } = e.data;

@@ -11,6 +11,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strings"
 	"sync"
@@ -228,6 +229,10 @@ func TestLessonsBuildAsGoNB(t *testing.T) {
 				}
 			}
 			for _, p := range notebook.Compare(saved, fresh) {
+				if realTime[filepath.Base(path)] && sameButNumbers(saved, fresh, p.Cell) {
+					t.Logf("cell %d differs only in the numbers of a real-time run (the machine's load sets them): %s", p.Cell, p.Message)
+					continue
+				}
 				t.Errorf("%s", p)
 			}
 		})
@@ -266,6 +271,47 @@ var measured = map[string]string{
 	"11-storm.ipynb":          "stormPanel(name, r)",
 	"12-apply-it.ipynb":       "flaky.CompareCohorts(",
 	"13-whose-defaults.ipynb": "zoo.Chart(",
+}
+
+// realTime lists the lessons whose cells run real clients and servers in
+// real time (lesson 13 in one cell): how many retries land in a window
+// and when the last client is served depend on the machine's load, as the
+// notebooks test's fresh runs do.
+var realTime = map[string]bool{"11-storm.ipynb": true, "12-apply-it.ipynb": true, "13-whose-defaults.ipynb": true}
+
+var number = regexp.MustCompile(`[0-9]+(\.[0-9]+)?`)
+
+// sameButNumbers reports whether notebook cell n (from 1) shows the same as
+// saved with every number masked and its images compared by kind.
+func sameButNumbers(saved, fresh *notebook.Notebook, n int) bool {
+	if n < 1 || n > len(saved.Cells) {
+		return false
+	}
+	s, f := *saved, *fresh
+	s.Cells, f.Cells = slices.Clone(saved.Cells), slices.Clone(fresh.Cells)
+	for _, nb := range []*notebook.Notebook{&s, &f} {
+		c := nb.Cells[n-1]
+		c.Outputs = slices.Clone(c.Outputs)
+		for k, o := range c.Outputs {
+			if o.OutputType == "stream" {
+				o.Text = notebook.Text(strings.Join(strings.Fields(number.ReplaceAllString(string(o.Text), "#")), " "))
+				c.Outputs[k] = o
+			}
+		}
+		tags, _ := c.Metadata["tags"].([]any)
+		c.Metadata = maps.Clone(c.Metadata)
+		if c.Metadata == nil {
+			c.Metadata = map[string]any{}
+		}
+		c.Metadata["tags"] = append(slices.Clone(tags), notebook.TagMeasured)
+		nb.Cells[n-1] = c
+	}
+	for _, p := range notebook.Compare(&s, &f) {
+		if p.Cell == n {
+			return false
+		}
+	}
+	return true
 }
 
 func stream(c notebook.Cell, name string) string {

@@ -10,7 +10,6 @@ import (
 func TestRunUsesFakeTime(t *testing.T) {
 	var slept time.Duration
 	var started time.Time
-	wall := time.Now()
 	err := Run(func() {
 		started = time.Now()
 		time.Sleep(time.Hour)
@@ -19,14 +18,13 @@ func TestRunUsesFakeTime(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	// Exactly an hour of the bubble's clock, from synctest's epoch: fake time. (A real hour
+	// would outlast go test's timeout; the test reads no wall clock, so no load can fail it.)
 	if slept != time.Hour {
 		t.Errorf("slept %v in the bubble, want exactly 1h", slept)
 	}
 	if want := time.Date(2000, 1, 1, 0, 0, 0, 0, time.UTC); !started.Equal(want) {
 		t.Errorf("the bubble started at %v, want synctest's %v", started, want)
-	}
-	if real := time.Since(wall); real > time.Minute {
-		t.Errorf("an hour of fake sleep took %v of real time", real)
 	}
 }
 

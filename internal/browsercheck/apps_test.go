@@ -13,9 +13,20 @@ import (
 	"github.com/backofflab/backofflab/internal/jupytertest"
 )
 
-// notebooks returns every lesson and exercise notebook, as paths relative to the repository.
+// notebooks returns every lesson and exercise notebook (the learner's version and the
+// instructor's), as paths relative to the repository.
 func notebooks(t *testing.T) []string {
-	return notebooksIn(t, "notebooks/*.ipynb", "exercises/notebooks/*.ipynb")
+	return notebooksIn(t, "notebooks/*.ipynb", "exercises/notebooks/*.ipynb", "exercises/solutions/notebooks/*.ipynb")
+}
+
+// shortName names a notebook in subtests and screenshots: its file name without .ipynb, after
+// "solutions-" for an exercise's instructor version.
+func shortName(path string) string {
+	name := strings.TrimSuffix(filepath.Base(path), ".ipynb")
+	if strings.Contains(path, "/solutions/") {
+		name = "solutions-" + name
+	}
+	return name
 }
 
 // notebooksIn returns the notebooks that match the patterns, relative to the repository.
@@ -110,15 +121,15 @@ func apps(t *testing.T, each func(t *testing.T, app jupytertest.App)) {
 	}
 }
 
-// Every saved notebook, lessons and exercises, opened in JupyterLab 4 and in Notebook 7 without
-// running anything: it shows every chart it holds, the static ones as images, the interactive
-// ones drawn by echarts from this server, with no script error or console error from this
-// project's code, no request leaving the machine and no file missing (a screenshot of each is
-// kept: .cache/screenshots/APP-NAME.png); its explorables show the lab's numbers and redraw (see
-// checkExplorables); every link it gives to another file of the course opens that file with
-// one click. Then lesson 03, which has images, an interactive chart and an explorable, runs in
-// full through the toolbar's Restart and Run All, with nobody pressing anything, and its
-// explorable is checked again, live.
+// Every saved notebook, lessons and exercises (both versions), opened in JupyterLab 4 and in
+// Notebook 7 without running anything: it shows every chart it holds, the static ones as images,
+// the interactive ones drawn by echarts from this server, with no script error or console error
+// from this project's code, no request leaving the machine and no file missing (a screenshot of
+// each is kept: .cache/screenshots/APP-NAME.png); its explorables show the lab's numbers and
+// redraw (see checkExplorables); every link it gives to another file of the course opens that
+// file with one click. Then lesson 03, which has images, an interactive chart and an
+// explorable, runs in full through the toolbar's Restart and Run All, with nobody pressing
+// anything, and its explorable is checked again, live.
 //
 // The servers' kernels run in class mode (no gopls: nothing here completes); the start command's
 // test runs lesson 00 in the kernel a self-paced learner gets, completion included. Every cell of
@@ -133,7 +144,7 @@ func TestNotebooksInBothApps(t *testing.T) {
 		followed, checked := 0, 0
 		all := notebooks(t)
 		for _, path := range all {
-			name := strings.TrimSuffix(filepath.Base(path), ".ipynb")
+			name := shortName(path)
 			t.Run(name, func(t *testing.T) {
 				start := time.Now()
 				open(t, b, s, path)

@@ -9,7 +9,8 @@
 // given a copy of the connection file with a free port of its own for IOPub; this program
 // publishes on the port Jupyter knows, and signs what it changes with the connection's key.
 // GoNB gets `--kernel` and the copy's path after its other arguments. Signals that stop or
-// interrupt a kernel are passed on to GoNB, and this program ends with GoNB's exit status.
+// interrupt a kernel are passed on to GoNB, and this program ends with GoNB's exit status, once
+// it has stopped what GoNB left running (on Linux: GoNB leaves its gopls running when it ends).
 package main
 
 import (
@@ -39,8 +40,8 @@ type connection struct {
 }
 
 func main() {
-	// GoNB is started from this thread, and asked to stop (Pdeathsig) when the thread that
-	// started it ends: keep it for the program's life.
+	// GoNB is started from this thread, and asked to stop (Linux's Pdeathsig) when the thread
+	// that started it ends: keep it for the program's life.
 	runtime.LockOSThread()
 	if len(os.Args) < 3 {
 		fmt.Fprintln(os.Stderr, "usage: backofflab-kernel CONNECTION_FILE GONB [GONB_ARGUMENTS...]")
@@ -112,7 +113,9 @@ func run(connFile, gonb string, args []string) (int, error) {
 func runGoNB(gonb string, args []string, started func()) (int, error) {
 	cmd := exec.Command(gonb, args...)
 	cmd.Stdin, cmd.Stdout, cmd.Stderr = os.Stdin, os.Stdout, os.Stderr
-	cmd.SysProcAttr = &syscall.SysProcAttr{Pdeathsig: syscall.SIGTERM} // if this program is killed
+	cmd.SysProcAttr = &syscall.SysProcAttr{}
+	stopWithParent(cmd.SysProcAttr) // if this program is killed
+	adoptOrphans()
 	signals := make(chan os.Signal, 4)
 	signal.Notify(signals, syscall.SIGINT, syscall.SIGTERM, syscall.SIGHUP, syscall.SIGQUIT)
 	if err := cmd.Start(); err != nil {
@@ -129,6 +132,8 @@ func runGoNB(gonb string, args []string, started func()) (int, error) {
 	err := cmd.Wait()
 	signal.Stop(signals)
 	close(signals)
+	stopOrphans(3 * time.Second) // what GoNB left running: its gopls
+
 	var exit *exec.ExitError
 	if errors.As(err, &exit) {
 		if status, ok := exit.Sys().(syscall.WaitStatus); ok && status.Signaled() {

@@ -10,8 +10,11 @@ import (
 	"github.com/backofflab/backofflab/lab"
 	"github.com/backofflab/backofflab/lab/cohort"
 	"github.com/backofflab/backofflab/lab/contention"
+	"github.com/backofflab/backofflab/lab/crashloop"
 	"github.com/backofflab/backofflab/lab/deadline"
+	"github.com/backofflab/backofflab/lab/layered"
 	"github.com/backofflab/backofflab/lab/overload"
+	"github.com/backofflab/backofflab/lab/synchronisers"
 	"github.com/backofflab/backofflab/lab/synchrony"
 	"github.com/backofflab/backofflab/lab/waves"
 )
@@ -24,9 +27,9 @@ var references = []lab.Source{
 	overload.Reference(),
 	deadline.Reference(),
 	synchrony.Reference(),
-	synchrony.LayeredReference(),
-	synchrony.WarmupReference(),
-	synchrony.SynchronisersReference(),
+	layered.Reference(),
+	crashloop.Reference(),
+	synchronisers.Reference(),
 }
 
 // TestEveryModelsReferenceIsItsFileAndFitsOneSitting: the source a lesson

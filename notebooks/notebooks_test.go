@@ -133,40 +133,6 @@ func TestNotebooksExecute(t *testing.T) {
 	}
 }
 
-// untaggedMeasured finds, until the lesson sources tag them measured (see notebook.TagMeasured),
-// the cells whose charts draw a run that varies from run to run: by notebook, a piece of the
-// cells' code. Lesson 11's storms and lesson 12's Retry-After cohorts run over real sockets in
-// real time; lesson 13's storms draw from the libraries' own unseeded generators.
-var untaggedMeasured = map[string]string{
-	"11-storm.ipynb":          "stormPanel(name, r)",
-	"12-apply-it.ipynb":       "flaky.CompareCohorts(",
-	"13-whose-defaults.ipynb": "zoo.Chart(",
-}
-
-// tagMeasured tags measured the cells of nb that untaggedMeasured names, and fails the test if
-// it names none, or only cells tagged already (then the entry is no longer needed).
-func tagMeasured(t *testing.T, nbPath string, nb *notebook.Notebook) {
-	code, ok := untaggedMeasured[nbPath]
-	if !ok {
-		return
-	}
-	tagged := 0
-	for i, c := range nb.Cells {
-		if c.CellType != "code" || !strings.Contains(string(c.Source), code) || c.HasTag(notebook.TagMeasured) {
-			continue
-		}
-		tags, _ := c.Metadata["tags"].([]any)
-		if nb.Cells[i].Metadata == nil {
-			nb.Cells[i].Metadata = map[string]any{}
-		}
-		nb.Cells[i].Metadata["tags"] = append(slices.Clone(tags), notebook.TagMeasured)
-		tagged++
-	}
-	if tagged == 0 {
-		t.Errorf("untaggedMeasured names the cells of %s with %q, and it has no such cell untagged: update the list", nbPath, code)
-	}
-}
-
 // executeAndCompare runs the notebook at nbPath and compares what it shows with its saved
 // outputs: text exactly, images, interactive charts and explorables by a hash of their data
 // (notebook.Compare). A run that differs is kept in .cache/executed/ for a person to look at.
@@ -188,7 +154,6 @@ func executeAndCompare(t *testing.T, ex *notebook.Executor, nbPath string) {
 	for _, p := range notebook.Check(run) {
 		t.Errorf("%s", p)
 	}
-	tagMeasured(t, nbPath, saved)
 	diffs := notebook.Compare(saved, run)
 	for _, p := range diffs {
 		t.Errorf("%s", p)

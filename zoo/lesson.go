@@ -6,9 +6,7 @@ import (
 	"slices"
 	"time"
 
-	"gonum.org/v1/plot/vg"
-
-	"github.com/backofflab/backofflab/lab/chart"
+	"github.com/backofflab/backofflab/lab/figure"
 )
 
 // InStep reports whether at least half of the retries' clients landed in one
@@ -77,22 +75,22 @@ func WriteStable(w io.Writer, results []Result) error {
 // window, with the outage shaded (no label: the lesson's text names it, and a
 // label would sit on the bars at t = 0); each title gives this run's exact figures,
 // including those past the window.
-func Chart(title string, results []Result, outage, window time.Duration) chart.Stack {
+func Chart(title string, results []Result, outage, window time.Duration) figure.Stack {
 	// 2.7 in per panel: a little more than a Stack's default, for the
 	// two-line titles.
-	st := chart.Stack{Title: title, Size: chart.Size{Height: vg.Length(len(results)) * 2.7 * vg.Inch}}
+	st := figure.Stack{Title: title, Size: figure.Size{Height: len(results) * 259}}
 	for _, r := range results {
 		h, _ := r.Histogram()
 		n := min(len(h.Counts), int(window/Slot))
 		counts := make([]int, int(window/Slot))
 		copy(counts, h.Counts[:n])
-		st.Panels = append(st.Panels, chart.Histogram{
+		st.Panels = append(st.Panels, figure.Histogram{
 			Title: fmt.Sprintf("%s, %s\npeak %d per 10 ms, last retry %.1f s, %d gave up",
 				r.Name, r.Settings, r.Peak, r.LastRetry.Seconds(), r.GaveUp),
 			YLabel: "retries",
 			Slot:   Slot,
-			Counts: chart.Float64s(counts),
-			Spans:  []chart.Span{{From: 0, To: outage.Seconds()}}, // unlabelled: a label would sit on the bars at t = 0
+			Counts: figure.Float64s(counts),
+			Spans:  []figure.Span{{From: 0, To: outage.Seconds()}}, // unlabelled: a label would sit on the bars at t = 0
 		})
 	}
 	return st

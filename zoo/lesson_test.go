@@ -8,7 +8,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/backofflab/backofflab/lab/chart"
+	"github.com/backofflab/backofflab/lab/figure"
 )
 
 // Told Retry-After: 2, the libraries that honour it exactly send every retry
@@ -74,7 +74,7 @@ func TestChartHasOnePanelPerResult(t *testing.T) {
 	if len(fig.Panels) != 3 {
 		t.Fatalf("%d panels, want 3", len(fig.Panels))
 	}
-	if h := fig.Panels[0].(chart.Histogram); len(h.Counts) != 2000 {
+	if h := fig.Panels[0].(figure.Histogram); len(h.Counts) != 2000 {
 		t.Errorf("panel covers %d slots, want the 20 s window's 2000", len(h.Counts))
 	}
 }

@@ -4,16 +4,16 @@ import (
 	"fmt"
 	"sync"
 
-	"github.com/backofflab/backofflab/lab/chart"
+	"github.com/backofflab/backofflab/lab/show"
 )
 
 // The progress bar of the real-socket runs. Each RunHTTP takes the outage and then some in real
 // time (a few seconds), and a notebook cell runs one for every client of HTTPClients, about half
-// a minute in all: RunHTTP shows one bar (chart.Progress) over that whole list, however the cell
+// a minute in all: RunHTTP shows one bar (show.Progress) over that whole list, however the cell
 // loops over it, and names the library running now. A run of a client that is not in the list
 // has a bar of its own. Outside a notebook the bar shows nothing.
 
-// progressBar is what RunHTTP draws on: a *chart.Progress.
+// progressBar is what RunHTTP draws on: a *show.Progress.
 type progressBar interface {
 	Add(n int) error
 	Doing(note string)
@@ -21,7 +21,7 @@ type progressBar interface {
 
 // newProgressBar makes a bar; tests replace it.
 var newProgressBar = func(title string, total int, unit string) (progressBar, error) {
-	return chart.NewProgress(title, total, unit)
+	return show.NewProgress(title, total, unit)
 }
 
 // httpRuns is the bar of the current sequence of runs through HTTPClients. A notebook cell is a

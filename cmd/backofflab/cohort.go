@@ -5,11 +5,11 @@ import (
 	"fmt"
 	"io"
 	"strings"
-	"text/tabwriter"
 	"time"
 
 	"github.com/backofflab/backofflab/lab/cohort"
 	"github.com/backofflab/backofflab/lab/schedule"
+	"github.com/backofflab/backofflab/lab/table"
 )
 
 // lineupNames returns the names of a lineup's policies, in its order.
@@ -215,12 +215,11 @@ func cohortTable(name string, seeds, overloadSeeds int, asJSON bool, stdout, std
 	}
 	if show("spread") {
 		fmt.Fprintf(stdout, "\nSpread: exponential, first attempts over a window (%d seeds)\n", seeds)
-		tw := tabwriter.NewWriter(stdout, 0, 0, 2, ' ', tabwriter.AlignRight)
-		fmt.Fprintln(tw, "spread\tinitial burst ms\tburst ms while whole\twaves whole\tfinish ms\t")
+		tb := table.New("spread", "initial burst ms", "burst ms while whole", "waves whole", "finish ms")
 		for _, r := range t.Spread {
-			fmt.Fprintf(tw, "%v\t%.1f\t%.1f\t%d\t%.0f\t\n", r.Spread, r.Initial, r.Held, r.HeldWaves, r.FinishMs)
+			tb.Add(r.Spread, table.Num("%.1f", r.Initial), table.Num("%.1f", r.Held), r.HeldWaves, table.Num("%.0f", r.FinishMs))
 		}
-		tw.Flush()
+		fmt.Fprint(stdout, tb)
 	}
 	if show("no-outage") {
 		fmt.Fprintf(stdout, "\nNo outage: the main setting with the dependency up from t=0 (%d seeds)\n", seeds)
@@ -235,13 +234,13 @@ func cohortTable(name string, seeds, overloadSeeds int, asJSON bool, stdout, std
 
 // writeCohortRows prints summaries as an aligned table, labelled by label(i).
 func writeCohortRows(w io.Writer, head string, label func(int) string, rows cohort.Rows) {
-	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
-	fmt.Fprintf(tw, "%s\tfinish ms\tcalls\toutage\trecovery\tidle ms\tidle %%\tpeak/100ms\tpeak/ms\tunfinished\t\n", head)
+	t := table.New(head, "finish ms", "calls", "outage", "recovery", "idle ms", "idle %", "peak/100ms", "peak/ms", "unfinished")
 	for i, r := range rows {
-		fmt.Fprintf(tw, "%s\t%.0f\t%.1f\t%.1f\t%.1f\t%.0f\t%.1f\t%.1f\t%.1f\t%.1f\t\n", label(i), r.FinishMs, r.Calls, r.CallsOutage,
-			r.CallsRecovery, r.IdleMs, 100*r.IdleFraction, r.PeakPer100ms, r.PeakPerMs, r.Unfinished)
+		t.Add(label(i), table.Num("%.0f", r.FinishMs), table.Num("%.1f", r.Calls), table.Num("%.1f", r.CallsOutage),
+			table.Num("%.1f", r.CallsRecovery), table.Num("%.0f", r.IdleMs), table.Num("%.1f", 100*r.IdleFraction),
+			table.Num("%.1f", r.PeakPer100ms), table.Num("%.1f", r.PeakPerMs), table.Num("%.1f", r.Unfinished))
 	}
-	tw.Flush()
+	fmt.Fprint(w, t)
 }
 
 const cohortHelp = `usage: backofflab cohort [flags]

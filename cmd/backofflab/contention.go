@@ -5,11 +5,11 @@ import (
 	"fmt"
 	"io"
 	"strings"
-	"text/tabwriter"
 	"time"
 
 	"github.com/backofflab/backofflab/lab/contention"
 	"github.com/backofflab/backofflab/lab/schedule"
+	"github.com/backofflab/backofflab/lab/table"
 )
 
 func init() {
@@ -155,12 +155,11 @@ func runContention(args []string, stdout, stderr io.Writer) int {
 	}
 	fmt.Fprintf(stdout, "base %v, cap %v, first window %v, hops |Normal(%v, %v)|, calls = %s; means over %d runs from seed %d\n\n",
 		c.Base, c.Cap, c.Base<<c.FirstExponent, c.Net, c.NetSD, c.Count, *runs, c.Seed)
-	tw := tabwriter.NewWriter(stdout, 0, 0, 2, ' ', tabwriter.AlignRight)
-	fmt.Fprintln(tw, "policy\tclients\ttime ms\twrites\treads\tcalls\t")
+	t := table.New("policy", "clients", "time ms", "writes", "reads", "calls")
 	for _, r := range reports {
-		fmt.Fprintf(tw, "%s\t%d\t%.0f\t%.1f\t%.1f\t%.1f\t\n", r.Policy, r.Clients, r.TimeMs, r.Writes, r.Reads, r.Calls)
+		t.Add(r.Policy, r.Clients, table.Num("%.0f", r.TimeMs), table.Num("%.1f", r.Writes), table.Num("%.1f", r.Reads), table.Num("%.1f", r.Calls))
 	}
-	tw.Flush()
+	fmt.Fprint(stdout, t)
 	return 0
 }
 

@@ -123,7 +123,7 @@ func TestContentionSweepTable(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, errs)
 	}
-	if n := strings.Count(out, " equal "); n != 19 {
+	if n := strings.Count(out, "\nequal "); n != 19 {
 		t.Errorf("%d rows for equal, want 19 (10..190 clients):\n%s", n, out)
 	}
 }

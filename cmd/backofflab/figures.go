@@ -7,7 +7,8 @@ import (
 	"regexp"
 	"sort"
 
-	"github.com/backofflab/backofflab/lab/chart"
+	"github.com/backofflab/backofflab/lab/figure"
+	"github.com/backofflab/backofflab/lab/static"
 )
 
 // The figures subcommand writes every registered static figure of the
@@ -17,7 +18,7 @@ import (
 // init function:
 //
 //	func init() {
-//		registerFigure("05-in-phase-lanes", func() (chart.Figure, error) {
+//		registerFigure("05-in-phase-lanes", func() (figure.Figure, error) {
 //			… run the lab exactly as the notebook cell does …
 //			return fig, nil
 //		})
@@ -29,21 +30,21 @@ import (
 // cell that shows it, so that the files and the notebook show the same
 // picture; it is called only when its figure is written.
 
-// figure is one registered static figure.
-type figure struct {
+// registered is one registered static figure.
+type registered struct {
 	name  string
-	build func() (chart.Figure, error)
+	build func() (figure.Figure, error)
 }
 
 // figures holds every registered figure, in registration order.
-var figures []figure
+var figures []registered
 
 // figureName is what a figure's name must look like: NN-notebook-section.
 var figureName = regexp.MustCompile(`^[0-9]{2}-[a-z0-9]+(-[a-z0-9]+)+$`)
 
 // registerFigure adds a figure to the figures command. It panics, when the
 // program starts, on a malformed or duplicate name.
-func registerFigure(name string, build func() (chart.Figure, error)) {
+func registerFigure(name string, build func() (figure.Figure, error)) {
 	if !figureName.MatchString(name) {
 		panic(fmt.Sprintf("backofflab: figure name %q: want NN-notebook-section in lower case, e.g. 01-waves-histograms", name))
 	}
@@ -52,7 +53,7 @@ func registerFigure(name string, build func() (chart.Figure, error)) {
 			panic("backofflab: figure registered twice: " + name)
 		}
 	}
-	figures = append(figures, figure{name: name, build: build})
+	figures = append(figures, registered{name: name, build: build})
 }
 
 func init() {
@@ -71,7 +72,7 @@ func runFigures(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "backofflab figures: --only %q is not a valid pattern: %v\n", *only, err)
 		return 2
 	}
-	var chosen []figure
+	var chosen []registered
 	for _, f := range figures {
 		if ok, _ := path.Match(*only, f.name); ok {
 			chosen = append(chosen, f)
@@ -98,7 +99,7 @@ func runFigures(args []string, stdout, stderr io.Writer) int {
 			fmt.Fprintf(stderr, "backofflab figures: %s: %v\n", f.name, err)
 			return 1
 		}
-		pngPath, svgPath, err := chart.Save(fig, *out, f.name)
+		pngPath, svgPath, err := static.Save(fig, *out, f.name)
 		if err != nil {
 			fmt.Fprintf(stderr, "backofflab figures: %s: %v\n", f.name, err)
 			return 1

@@ -3,21 +3,21 @@ package main
 import (
 	"sync"
 
-	"github.com/backofflab/backofflab/lab/chart"
 	"github.com/backofflab/backofflab/lab/contention"
+	"github.com/backofflab/backofflab/lab/figure"
 )
 
 // The Contention lesson's static figures (notebook 09): Brooker's whole
 // sweep, 100 runs per point, as the notebook cells run it.
 func init() {
-	registerFigure("09-contention-calls", func() (chart.Figure, error) {
+	registerFigure("09-contention-calls", func() (figure.Figure, error) {
 		ms, err := brookerSweep()
 		if err != nil {
 			return nil, err
 		}
 		return contention.CallsLines(ms), nil
 	})
-	registerFigure("09-contention-time", func() (chart.Figure, error) {
+	registerFigure("09-contention-time", func() (figure.Figure, error) {
 		ms, err := brookerSweep()
 		if err != nil {
 			return nil, err

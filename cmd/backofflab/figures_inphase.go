@@ -3,8 +3,8 @@ package main
 import (
 	"sync"
 
-	"github.com/backofflab/backofflab/lab/chart"
 	"github.com/backofflab/backofflab/lab/cohort"
+	"github.com/backofflab/backofflab/lab/figure"
 	"github.com/backofflab/backofflab/lab/schedule"
 )
 
@@ -14,7 +14,7 @@ import (
 func init() {
 	for _, p := range cohort.Lineup() {
 		name := p.Name
-		registerFigure("06-in-phase-figures-"+name, func() (chart.Figure, error) {
+		registerFigure("06-in-phase-figures-"+name, func() (figure.Figure, error) {
 			b, err := mainBoard()
 			if err != nil {
 				return nil, err
@@ -22,7 +22,7 @@ func init() {
 			return b.Panels(name)
 		})
 	}
-	registerFigure("06-in-phase-figures-no-outage", func() (chart.Figure, error) {
+	registerFigure("06-in-phase-figures-no-outage", func() (figure.Figure, error) {
 		b, err := cohort.NewBoard(cohort.Lesson().WithoutOutage(), cohort.Lineup())
 		if err != nil {
 			return nil, err

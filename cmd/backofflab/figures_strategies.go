@@ -3,8 +3,10 @@ package main
 import (
 	"time"
 
-	"github.com/backofflab/backofflab/lab/chart"
+	"github.com/backofflab/backofflab/lab/figure"
 	"github.com/backofflab/backofflab/lab/lcg"
+	"github.com/backofflab/backofflab/lab/metrics"
+	"github.com/backofflab/backofflab/lab/synchronisers"
 	"github.com/backofflab/backofflab/lab/synchrony"
 )
 
@@ -12,32 +14,32 @@ import (
 // the cap and other clocks (notebook 08), built with the same lab/synchrony
 // calls as the notebook cells that show them.
 func init() {
-	registerFigure("07-strategies-waits", func() (chart.Figure, error) {
+	registerFigure("07-strategies-waits", func() (figure.Figure, error) {
 		policies, err := synchrony.CapLineup()
 		if err != nil {
 			return nil, err
 		}
 		return synchrony.SleepsFigure(policies, 1000, 50*time.Millisecond, lcg.DefaultSeed)
 	})
-	registerFigure("07-strategies-cohort", func() (chart.Figure, error) {
+	registerFigure("07-strategies-cohort", func() (figure.Figure, error) {
 		policies, err := synchrony.Lineup(synchrony.LessonBase, synchrony.LessonCap)
 		if err != nil {
 			return nil, err
 		}
-		outage := chart.Span{From: 0, To: synchrony.LessonOutage.Seconds(), Label: "outage"}
-		return synchrony.Panels(synchrony.RetriesOf(synchrony.Lesson(), policies), synchrony.LessonSlot, 40*time.Second, outage)
+		outage := figure.Span{From: 0, To: synchrony.LessonOutage.Seconds(), Label: "outage"}
+		return metrics.Panels(synchrony.RetriesOf(synchrony.Lesson(), policies), synchrony.LessonSlot, 40*time.Second, outage)
 	})
-	registerFigure("07-strategies-caveat", func() (chart.Figure, error) {
-		return synchrony.Panels(synchrony.LostJitter(), synchrony.LessonSlot, 5*time.Second)
+	registerFigure("07-strategies-caveat", func() (figure.Figure, error) {
+		return metrics.Panels(synchrony.LostJitter(), synchrony.LessonSlot, 5*time.Second)
 	})
-	registerFigure("08-deadlines-and-clocks-cap", func() (chart.Figure, error) {
+	registerFigure("08-deadlines-and-clocks-cap", func() (figure.Figure, error) {
 		policies, err := synchrony.CapLineup()
 		if err != nil {
 			return nil, err
 		}
 		return synchrony.CapFigure(synchrony.CapLesson(), policies, synchrony.LessonSlot, synchrony.CapWindow)
 	})
-	registerFigure("08-deadlines-and-clocks-ttl", func() (chart.Figure, error) {
-		return synchrony.Synchronisers()[1].Panels(0, 0.2)
+	registerFigure("08-deadlines-and-clocks-ttl", func() (figure.Figure, error) {
+		return synchronisers.Synchronisers()[1].Panels(0, 0.2)
 	})
 }

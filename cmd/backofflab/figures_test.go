@@ -11,7 +11,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/backofflab/backofflab/lab/chart"
+	"github.com/backofflab/backofflab/lab/figure"
 )
 
 func runFiguresCLI(args ...string) (code int, stdout, stderr string) {
@@ -140,7 +140,7 @@ func TestFiguresBadUsageExits2(t *testing.T) {
 func TestFiguresReportsAFigureThatFails(t *testing.T) {
 	saved := figures
 	defer func() { figures = saved }()
-	registerFigure("99-test-broken", func() (chart.Figure, error) { return nil, errors.New("no data") })
+	registerFigure("99-test-broken", func() (figure.Figure, error) { return nil, errors.New("no data") })
 	code, _, errs := runFiguresCLI("--out", t.TempDir(), "--only", "99-*")
 	if code != 1 || !strings.Contains(errs, "99-test-broken: no data") {
 		t.Errorf("exit %d, stderr %q; want 1 naming the figure and its error", code, errs)
@@ -150,7 +150,7 @@ func TestFiguresReportsAFigureThatFails(t *testing.T) {
 func TestRegisterFigureRejectsBadNames(t *testing.T) {
 	saved := figures
 	defer func() { figures = saved }()
-	build := func() (chart.Figure, error) { return nil, nil }
+	build := func() (figure.Figure, error) { return nil, nil }
 	for _, name := range []string{"waves", "1-waves-x", "01-Waves-x", "01-waves", "01-waves-histograms"} {
 		func() {
 			defer func() {

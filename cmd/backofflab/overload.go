@@ -5,9 +5,9 @@ import (
 	"fmt"
 	"io"
 	"strings"
-	"text/tabwriter"
 
 	"github.com/backofflab/backofflab/lab/overload"
+	"github.com/backofflab/backofflab/lab/table"
 )
 
 func init() {
@@ -185,32 +185,30 @@ func runOverload(args []string, stdout, stderr io.Writer) int {
 	}
 	fmt.Fprintf(stdout, "%g requests/s against %g/s, timeout %v, capacity ×%g from %v to %v, %d attempts, %v; seed %d\n\n",
 		c.Rate, c.Capacity, c.Timeout, c.DipCapacity, c.DipStart, c.DipEnd, c.MaxAttempts, c.Duration, c.Seed)
-	tw := tabwriter.NewWriter(stdout, 0, 0, 2, ' ', tabwriter.AlignRight)
-	fmt.Fprintln(tw, "variant\tamplification\tafter dip\trecovered ms\tdrained ms\tfailed\twasted\trefused\tpaced\tfinal queue\t")
-	when := func(ok bool, v float64) string {
+	t := table.New("variant", "amplification", "after dip", "recovered ms", "drained ms", "failed", "wasted", "refused", "paced", "final queue")
+	when := func(ok bool, v float64) table.Cell {
 		if !ok {
-			return "never"
+			return table.Num("never")
 		}
-		return fmt.Sprintf("%.0f", v)
+		return table.Num("%.0f", v)
 	}
 	for _, r := range reports {
-		fmt.Fprintf(tw, "%s\t%.3f\t%.3f\t%s\t%s\t%d\t%d\t%d\t%d\t%d\t\n", r.Variant, r.Amplification, r.AmplificationAfterDip,
+		t.Add(r.Variant, table.Num("%.3f", r.Amplification), table.Num("%.3f", r.AmplificationAfterDip),
 			when(r.Recovered, r.RecoveredMs), when(r.Drained, r.DrainedMs), r.Failed, r.Wasted, r.Refused, r.Paced, r.FinalQueue)
 	}
-	tw.Flush()
+	fmt.Fprint(stdout, t)
 	if *timeline {
 		for _, r := range reports {
 			fmt.Fprintf(stdout, "\n%s: per %v\n", r.Variant, c.Sample)
-			tw := tabwriter.NewWriter(stdout, 0, 0, 2, ' ', tabwriter.AlignRight)
-			fmt.Fprintln(tw, "t ms\toffered/s\tgoodput/s\twasted/s\tqueue\tdip\t")
+			t := table.New("t ms", "offered/s", "goodput/s", "wasted/s", "queue", "dip")
 			for _, p := range r.Timeline {
 				dip := ""
 				if p.Dip {
 					dip = "dip"
 				}
-				fmt.Fprintf(tw, "%.0f\t%.0f\t%.0f\t%.0f\t%d\t%s\t\n", p.StartMs, p.Offered, p.Goodput, p.Wasted, p.Queue, dip)
+				t.Add(table.Num("%.0f", p.StartMs), table.Num("%.0f", p.Offered), table.Num("%.0f", p.Goodput), table.Num("%.0f", p.Wasted), p.Queue, dip)
 			}
-			tw.Flush()
+			fmt.Fprint(stdout, t)
 		}
 	}
 	return 0

@@ -6,11 +6,11 @@ import (
 	"io"
 	"slices"
 	"strings"
-	"text/tabwriter"
 	"time"
 
 	"github.com/backofflab/backofflab/lab/schedule"
 	"github.com/backofflab/backofflab/lab/storm"
+	"github.com/backofflab/backofflab/lab/table"
 )
 
 func init() {
@@ -67,16 +67,15 @@ func runStorm(args []string, stdout, stderr io.Writer) int {
 		capacity = fmt.Sprintf("%d per 10 ms", c.Capacity)
 	}
 	fmt.Fprintf(stdout, "%d clients, %v outage, capacity %s, one GET each\n\n", c.Clients, c.Outage, capacity)
-	tw := tabwriter.NewWriter(stdout, 0, 0, 2, ' ', tabwriter.AlignRight)
-	fmt.Fprintln(tw, "policy\trequests\tretries\tpeak/10ms\tat\tcv\tsucceeded\trecovered\t")
+	t := table.New("policy", "requests", "retries", "peak/10ms", "at", "cv", "succeeded", "recovered")
 	for _, r := range reports {
-		rec := "never"
+		rec := table.Num("never")
 		if r.RecoveredMs != nil {
-			rec = fmt.Sprintf("%.0f ms", *r.RecoveredMs)
+			rec = table.Num("%.0f ms", *r.RecoveredMs)
 		}
-		fmt.Fprintf(tw, "%s\t%d\t%d\t%d\t%.0f ms\t%.2f\t%d\t%s\t\n", r.Policy, r.Requests, r.Retries, r.PeakPer10ms, r.PeakAtMs, r.CV, r.Succeeded, rec)
+		t.Add(r.Policy, r.Requests, r.Retries, r.PeakPer10ms, table.Num("%.0f ms", r.PeakAtMs), table.Num("%.2f", r.CV), r.Succeeded, rec)
 	}
-	tw.Flush()
+	fmt.Fprint(stdout, t)
 	return 0
 }
 

@@ -8,13 +8,16 @@ import (
 	"math"
 	"slices"
 	"strings"
-	"text/tabwriter"
 	"time"
 
+	"github.com/backofflab/backofflab/lab/crashloop"
 	"github.com/backofflab/backofflab/lab/deadline"
+	"github.com/backofflab/backofflab/lab/layered"
 	"github.com/backofflab/backofflab/lab/metrics"
 	"github.com/backofflab/backofflab/lab/schedule"
+	"github.com/backofflab/backofflab/lab/synchronisers"
 	"github.com/backofflab/backofflab/lab/synchrony"
+	"github.com/backofflab/backofflab/lab/table"
 )
 
 func init() {
@@ -132,7 +135,7 @@ func runStrategies(args []string, stdout, stderr io.Writer) int {
 		return runError(stderr, "strategies", err)
 	}
 	lessonNames := lineupNames(lessonLineup)
-	table := fs.String("table", "cohort", "table to print: "+strings.Join(strategiesTables, ", ")+" (all but cohort use the lesson's settings)")
+	which := fs.String("table", "cohort", "table to print: "+strings.Join(strategiesTables, ", ")+" (all but cohort use the lesson's settings)")
 	fs.IntVar(&c.Clients, "clients", c.Clients, fmt.Sprintf("clients that fail together (1..%d)", synchrony.MaxParticipants))
 	policies := fs.String("policies", strings.Join(lessonNames, ","), "comma-separated policies, some of: "+strings.Join(lessonNames, ", "))
 	base := fs.Duration("base", synchrony.LessonBase, "first backoff window (> 0)")
@@ -151,13 +154,13 @@ func runStrategies(args []string, stdout, stderr io.Writer) int {
 	fail := func(format string, a ...any) int { return usageError(stderr, "strategies", format, a...) }
 
 	var want map[string]bool
-	switch *table {
+	switch *which {
 	case "cohort", "deadline", "synchronisers", "failures":
-		want = map[string]bool{*table: true}
+		want = map[string]bool{*which: true}
 	case "all":
 		want = map[string]bool{"cohort": true, "deadline": true, "synchronisers": true, "failures": true}
 	default:
-		return fail("--table %q: want one of %s", *table, strings.Join(strategiesTables, ", "))
+		return fail("--table %q: want one of %s", *which, strings.Join(strategiesTables, ", "))
 	}
 	if !want["cohort"] {
 		var extra []string
@@ -169,7 +172,7 @@ func runStrategies(args []string, stdout, stderr io.Writer) int {
 			}
 		})
 		if len(extra) > 0 {
-			return fail("%s set the cohort table's run: --table %s uses the lesson's settings", strings.Join(extra, ", "), *table)
+			return fail("%s set the cohort table's run: --table %s uses the lesson's settings", strings.Join(extra, ", "), *which)
 		}
 	}
 
@@ -245,10 +248,10 @@ func runStrategies(args []string, stdout, stderr io.Writer) int {
 			})
 		}
 	}
-	var syncRows []synchrony.SyncRow
+	var syncRows synchronisers.Rows
 	if want["synchronisers"] {
 		var err error
-		if syncRows, err = synchrony.SyncTable(synchrony.Synchronisers(), synchrony.LessonOffsets); err != nil {
+		if syncRows, err = synchronisers.Table(synchronisers.Synchronisers(), synchronisers.LessonOffsets); err != nil {
 			return runError(stderr, "strategies", err)
 		}
 		for _, r := range syncRows {
@@ -276,28 +279,21 @@ func runStrategies(args []string, stdout, stderr io.Writer) int {
 		}
 		fmt.Fprintf(stdout, "%d clients fail together; outage %v, horizon %v, base %v, cap %v, spread %v, seed %d%s\n\n",
 			c.Clients, c.Outage, c.Horizon, *base, *cp, c.Spread, c.Seed, same)
-		if err := synchrony.WriteRows(stdout, rows); err != nil {
-			return 1
-		}
+		fmt.Fprint(stdout, rows.Table())
 		sep = "\n"
 	}
 	if want["deadline"] {
 		fmt.Fprintf(stdout, "%sthe deadline check (lab/deadline's lesson setting):\n\n", sep)
-		tw := tabwriter.NewWriter(stdout, 0, 0, 2, ' ', tabwriter.AlignRight)
-		fmt.Fprintln(tw, "mode\tattempts\twasted\tin time\tlate\tgave up\texhausted\t")
+		t := table.New("mode", "attempts", "wasted", "in time", "late", "gave up", "exhausted")
 		for i, r := range results {
-			fmt.Fprintf(tw, "%v\t%d\t%d\t%d\t%d\t%d\t%d\t\n", deadline.Modes()[i], r.Attempts, r.Wasted, r.InTime, r.Late, r.GaveUp, r.Exhausted)
+			t.Add(deadline.Modes()[i].String(), r.Attempts, r.Wasted, r.InTime, r.Late, r.GaveUp, r.Exhausted)
 		}
-		if err := tw.Flush(); err != nil {
-			return 1
-		}
+		fmt.Fprint(stdout, t)
 		sep = "\n"
 	}
 	if want["synchronisers"] {
 		fmt.Fprintf(stdout, "%sother synchronisers, with a random offset of a fraction of the natural interval:\n\n", sep)
-		if err := synchrony.WriteSyncRows(stdout, syncRows); err != nil {
-			return 1
-		}
+		fmt.Fprint(stdout, syncRows.Table())
 		sep = "\n"
 	}
 	if want["failures"] {
@@ -305,34 +301,28 @@ func runStrategies(args []string, stdout, stderr io.Writer) int {
 		ms := func(v float64) time.Duration {
 			return time.Duration(v * float64(time.Millisecond)).Round(time.Millisecond)
 		}
-		tw := tabwriter.NewWriter(stdout, 0, 0, 2, ' ', tabwriter.AlignRight)
-		fmt.Fprintln(tw, "inner attempts\tattempts\tretries\tretry peak per 10ms\tat\tCV\t")
+		t := table.New("inner attempts", "attempts", "retries", "retry peak per 10ms", "at", "CV")
 		for _, r := range rep.Layered {
-			fmt.Fprintf(tw, "%d\t%d\t%d\t%d\t%v\t%s\t\n", r.Inner, r.Attempts, r.Retries, r.RetryPeak, ms(r.RetryPeakAtMs), formatCVPtr(r.CV))
+			t.Add(r.Inner, r.Attempts, r.Retries, r.RetryPeak, ms(r.RetryPeakAtMs), table.Num("%s", formatCVPtr(r.CV)))
 		}
-		if err := tw.Flush(); err != nil {
-			return 1
-		}
+		fmt.Fprint(stdout, t)
 		fmt.Fprintf(stdout, "\nan instance restarted into the cohort's retries (the crash loop):\n\n")
-		tw = tabwriter.NewWriter(stdout, 0, 0, 2, ' ', tabwriter.AlignRight)
-		fmt.Fprintln(tw, "policy\treadiness gate\trestarts\twarm at\tclients served\tlast served\tattempts\t")
+		t = table.New("policy", "readiness gate", "restarts", "warm at", "clients served", "last served", "attempts")
 		for _, r := range rep.Warmup {
-			warm := "never"
+			warm := table.Num("never")
 			if r.WarmMs != nil {
-				warm = ms(*r.WarmMs).String()
+				warm = table.Num("%v", ms(*r.WarmMs))
 			}
-			fmt.Fprintf(tw, "%s\t%v\t%d\t%s\t%d\t%v\t%d\t\n", r.Policy, r.Gate, r.Restarts, warm, r.Served, ms(r.LastServedMs), r.Attempts)
+			t.Add(r.Policy, table.Num("%v", r.Gate), r.Restarts, warm, r.Served, ms(r.LastServedMs), r.Attempts)
 		}
-		if err := tw.Flush(); err != nil {
-			return 1
-		}
+		fmt.Fprint(stdout, t)
 	}
 	return 0
 }
 
 // strategiesFailures runs lesson 08's two failure modes: the layered
 // immediate retry (lesson cohort, full jitter, an inner layer of 1 and 3
-// attempts 5 ms apart) and the crash loop (synchrony.WarmupLesson without
+// attempts 5 ms apart) and the crash loop (crashloop.Lesson without
 // jitter and with full jitter, each without and with a readiness gate).
 func strategiesFailures() ([]layeredRow, []warmupRow, error) {
 	lineup, err := synchrony.Lineup(synchrony.LessonBase, synchrony.LessonCap)
@@ -340,23 +330,23 @@ func strategiesFailures() ([]layeredRow, []warmupRow, error) {
 		return nil, nil, err
 	}
 	full := synchrony.Lesson().WithPolicy(lineup[1].Policy)
-	var layered []layeredRow
+	var layers []layeredRow
 	for _, inner := range []int{1, 3} {
-		a, err := synchrony.Layered{Cohort: full, Inner: inner, Gap: 5 * time.Millisecond}.Arrivals()
+		a, err := layered.Config{Cohort: full, Inner: inner, Gap: 5 * time.Millisecond}.Arrivals()
 		if err != nil {
 			return nil, nil, err
 		}
-		r, err := synchrony.Measure(synchrony.Times(a.Retries().Times()), synchrony.LessonSlot)
+		r, err := metrics.Measure(metrics.Times(a.Retries().Times()), synchrony.LessonSlot)
 		if err != nil {
 			return nil, nil, err
 		}
-		layered = append(layered, layeredRow{Inner: inner, Attempts: len(a), Retries: r.Events,
+		layers = append(layers, layeredRow{Inner: inner, Attempts: len(a), Retries: r.Events,
 			RetryPeak: r.Peak.Count, RetryPeakAtMs: strategiesMs(r.Peak.At()), CV: definedCV(r.CV)})
 	}
 	var warmup []warmupRow
 	for _, p := range lineup[:2] {
 		for _, gate := range []bool{false, true} {
-			r, err := synchrony.WarmupLesson(p.Policy, gate).Run()
+			r, err := crashloop.Run(crashloop.Lesson(p.Policy, gate))
 			if err != nil {
 				return nil, nil, err
 			}
@@ -369,7 +359,7 @@ func strategiesFailures() ([]layeredRow, []warmupRow, error) {
 			warmup = append(warmup, row)
 		}
 	}
-	return layered, warmup, nil
+	return layers, warmup, nil
 }
 
 // formatCVPtr prints a CV with two decimals, or "undefined" for nil.

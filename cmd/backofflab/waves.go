@@ -5,9 +5,9 @@ import (
 	"fmt"
 	"io"
 	"strings"
-	"text/tabwriter"
 	"time"
 
+	"github.com/backofflab/backofflab/lab/table"
 	"github.com/backofflab/backofflab/lab/waves"
 )
 
@@ -94,11 +94,11 @@ func runWaves(args []string, stdout, stderr io.Writer) int {
 	if cvErr == nil {
 		rows = append(rows, [2]string{"inter-arrival CV (1 ms estimate)", fmt.Sprintf("%.2f", cv)})
 	}
-	tw := tabwriter.NewWriter(stdout, 0, 0, 1, ' ', 0)
+	var t table.Table
 	for _, row := range rows {
-		fmt.Fprintf(tw, "%s\t%s\n", row[0], row[1])
+		t.Add(row[0], row[1])
 	}
-	tw.Flush()
+	fmt.Fprint(stdout, t)
 	fmt.Fprintf(stdout, "\nattempts per %v slot (empty slots folded):\n", c.Slot)
 	writeWavesHistogram(stdout, r.Histogram.Counts, c.Slot, 50)
 	return 0

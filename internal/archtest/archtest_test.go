@@ -21,36 +21,53 @@ const module = "github.com/backofflab/backofflab"
 // fails until it is.
 const (
 	primitive = "primitive"
-	chart     = "chart"
+	runtime   = "notebook runtime"
 	model     = "model"
+	renderer  = "renderer"
 	lesson    = "lesson"
 	service   = "retry"
 )
 
 var layers = map[string]string{
-	"lab":                primitive,
-	"lab/lcg":            primitive,
-	"lab/schedule":       primitive,
-	"lab/metrics":        primitive,
-	"lab/chart":          chart,
-	"lab/cohort":         model,
-	"lab/contention":     model,
-	"lab/deadline":       model,
-	"lab/overload":       model,
-	"lab/flaky":          model,
-	"lab/storm":          model,
-	"lab/synchrony":      model,
-	"lab/waves":          model,
-	"lab/explore":        lesson,
-	"retry":              service,
-	"retry/breaker":      service,
-	"retry/budget":       service,
-	"retry/internal/rng": service,
+	"lab":                   primitive,
+	"lab/lcg":               primitive,
+	"lab/schedule":          primitive,
+	"lab/metrics":           primitive,
+	"lab/table":             primitive,
+	"lab/figure":            primitive,
+	"lab/figure/figuretest": primitive,
+	"lab/show":              runtime,
+	"lab/static":            renderer,
+	"lab/interactive":       renderer,
+	"lab/cohort":            model,
+	"lab/contention":        model,
+	"lab/deadline":          model,
+	"lab/overload":          model,
+	"lab/flaky":             model,
+	"lab/storm":             model,
+	"lab/synchrony":         model,
+	"lab/synchronisers":     model,
+	"lab/layered":           model,
+	"lab/crashloop":         model,
+	"lab/waves":             model,
+	"lab/explore":           lesson,
+	"retry":                 service,
+	"retry/breaker":         service,
+	"retry/budget":          service,
+	"retry/internal/rng":    service,
 }
 
 // modelImports lists the models a model may import, beside the primitives,
-// the charts and retry. ARCHITECTURE.md lists the same; keep it short.
-var modelImports = map[string][]string{}
+// the notebook runtime and retry. ARCHITECTURE.md lists the same; keep it
+// short.
+var modelImports = map[string][]string{
+	// The synchronisers, the two layers and the crash loop are populations
+	// of synchrony.Cohort: they are built on the open-loop cohort, not
+	// beside it.
+	"lab/synchronisers": {"lab/synchrony"},
+	"lab/layered":       {"lab/synchrony"},
+	"lab/crashloop":     {"lab/synchrony"},
+}
 
 // mayImport reports whether a package of layer from may depend on the
 // package to (both relative to the module path), directly or not.
@@ -64,11 +81,13 @@ func mayImport(from, fromLayer, to string) bool {
 		return toLayer == service
 	case primitive:
 		return toLayer == primitive || toLayer == service
-	case chart:
+	case runtime:
 		return toLayer == primitive
 	case model:
-		return toLayer == primitive || toLayer == chart || toLayer == service ||
+		return toLayer == primitive || toLayer == runtime || toLayer == service ||
 			(toLayer == model && slices.Contains(modelImports[from], to))
+	case renderer:
+		return toLayer == primitive || toLayer == runtime
 	case lesson:
 		return toLayer != lesson || from == to
 	}
@@ -204,6 +223,41 @@ func TestImportRules(t *testing.T) {
 	}
 }
 
+// drawing lists the modules that draw figures, and the renderer that may
+// link each: no other library package links them, so a cell that only
+// prints numbers and tables (a model, lab/table, lab/show) links neither.
+var drawing = map[string]string{
+	"gonum.org/v1/plot":                "lab/static",
+	"github.com/go-echarts/go-echarts": "lab/interactive",
+}
+
+// A model, a primitive and the notebook runtime link no renderer and no
+// drawing module; each renderer links its own drawing module and not the
+// other's.
+func TestOnlyRenderersDraw(t *testing.T) {
+	for _, p := range libraries(t) {
+		layer := layers[p.ImportPath]
+		if layer == lesson {
+			continue // lab/explore builds explorables: figures and models together
+		}
+		for _, d := range p.Deps {
+			for mod, owner := range drawing {
+				if (d == mod || strings.HasPrefix(d, mod+"/")) && p.ImportPath != owner {
+					t.Errorf("%s (%s) links %s: only %s may draw with %s", p.ImportPath, layer, d, owner, mod)
+					break
+				}
+			}
+		}
+		if layer != renderer && layer != lesson {
+			for _, d := range ours(p.Deps) {
+				if layers[d] == renderer {
+					t.Errorf("%s (%s) imports the renderer %s: a %s returns figure data (lab/figure) for a renderer to draw", p.ImportPath, layer, d, layer)
+				}
+			}
+		}
+	}
+}
+
 // retry's tests run in retry's own module, which requires nothing: they must
 // not import the lessons either.
 func TestRetryTestsImportNothingFromTheLessons(t *testing.T) {
@@ -326,5 +380,35 @@ func TestGoModFiles(t *testing.T) {
 	}
 	if bytes.Contains(b, []byte("require")) {
 		t.Errorf("retry/go.mod requires modules: retry must need only the standard library\n%s", b)
+	}
+}
+
+// The rules themselves: what each layer may and may not depend on.
+func TestMayImport(t *testing.T) {
+	for _, c := range []struct {
+		from, to string
+		want     bool
+	}{
+		{"lab/waves", "lab/static", false},      // a model does not import a renderer
+		{"lab/waves", "lab/interactive", false}, // either of them
+		{"lab/waves", "lab/figure", true},       // it returns figure data
+		{"lab/waves", "lab/table", true},
+		{"lab/waves", "lab/show", true}, // a progress bar
+		{"lab/waves", "lab/cohort", false},
+		{"lab/layered", "lab/synchrony", true}, // the listed exception
+		{"lab/layered", "lab/waves", false},
+		{"lab/static", "lab/waves", false}, // a renderer knows figures, not models
+		{"lab/static", "lab/interactive", false},
+		{"lab/static", "lab/show", true},
+		{"lab/show", "lab/static", false}, // the runtime draws nothing
+		{"lab/figure", "lab/show", false},
+		{"lab/table", "lab/show", false},
+		{"lab/explore", "lab/interactive", true},
+		{"retry", "lab/schedule", false},
+		{"lab/schedule", "retry", true},
+	} {
+		if got := mayImport(c.from, layers[c.from], c.to); got != c.want {
+			t.Errorf("%s (%s) may import %s: %v, want %v", c.from, layers[c.from], c.to, got, c.want)
+		}
 	}
 }

@@ -19,7 +19,7 @@ import (
 )
 
 // exploreJS installs window.backofflabProbe in the page: functions that list the explorables
-// (lab/chart.Explorable) drawn in it, set a control as a learner does (the range input's input
+// (lab/figure.Explorable, drawn by lab/interactive) drawn in it, set a control as a learner does (the range input's input
 // event, a button's click) and read back what the panels' echarts instances hold, and time
 // many moves of one control.
 const exploreJS = `(() => {
@@ -33,7 +33,7 @@ const exploreJS = `(() => {
       return input ? +input.value : Array.from(row.querySelectorAll('button')).findIndex(b => b.getAttribute('aria-pressed') === 'true');
     }),
     panels: Array.from(root.querySelectorAll('.backofflab-panel')).map(panel => {
-      // The layer shown (lab/chart/web/explorable.js), or the panel itself in a page saved before layers.
+      // The layer shown (lab/interactive/web/explorable.js), or the panel itself in a page saved before layers.
       const el = panel.querySelector('.backofflab-layer[data-shown]') || panel;
       const c = window.echarts.getInstanceByDom(el);
       const o = c.getOption();

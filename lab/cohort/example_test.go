@@ -3,7 +3,6 @@ package cohort_test
 import (
 	"fmt"
 	"github.com/backofflab/backofflab/lab/schedule"
-	"os"
 	"time"
 
 	"github.com/backofflab/backofflab/lab/cohort"
@@ -83,9 +82,9 @@ func ExampleTrace_Waves() {
 	// retry 7: 44 calls from 9.515s, 35ms wide
 }
 
-// WriteRows prints a policy table. Exponential backoff and the constant
+// A policy table. Exponential backoff and the constant
 // wait have no randomness, so their means are the same in every seed.
-func ExampleWriteRows() {
+func ExampleRows_Table() {
 	var lineup []schedule.Named
 	for _, p := range cohort.Lineup() {
 		if p.Name == schedule.NameExponential || p.Name == schedule.NameConstant {
@@ -96,14 +95,12 @@ func ExampleWriteRows() {
 	if err != nil {
 		panic(err)
 	}
-	if err := cohort.WriteRows(os.Stdout, rows); err != nil {
-		panic(err)
-	}
+	fmt.Print(rows.Table())
 	// Output:
-	//                 finish   calls  calls in  calls   idle  idle  peak per    peak     clients
-	//   policy            s     all    outage  after      s     %    100 ms  per ms  unfinished
-	//   exponential   25.62   556.0     300.0  256.0  21.66  95.8      60.0    60.0         0.0
-	//   constant       4.52  2252.0    1800.0  452.0   0.56  36.8      60.0    60.0         0.0
+	// finish   calls  calls in  calls   idle  idle  peak per    peak     clients
+	// policy            s     all    outage  after      s     %    100 ms  per ms  unfinished
+	// exponential   25.62   556.0     300.0  256.0  21.66  95.8      60.0    60.0         0.0
+	// constant       4.52  2252.0    1800.0  452.0   0.56  36.8      60.0    60.0         0.0
 	// (means over 40 seeds)
 }
 

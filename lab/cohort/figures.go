@@ -5,9 +5,8 @@ import (
 	"image/color"
 	"time"
 
-	"github.com/backofflab/backofflab/lab/chart"
+	"github.com/backofflab/backofflab/lab/figure"
 	"github.com/backofflab/backofflab/lab/schedule"
-	"gonum.org/v1/plot"
 )
 
 // Board is one run of each policy in the same setting, laid out for the
@@ -62,24 +61,24 @@ func (b *Board) index(name string) (int, error) {
 
 // finishes marks every policy's finish on the ruler. The marks also give
 // every panel the same x range: up to the slowest finish.
-func (b *Board) finishes() []chart.VLine {
-	v := make([]chart.VLine, len(b.Names))
+func (b *Board) finishes() []figure.VLine {
+	v := make([]figure.VLine, len(b.Names))
 	for i, n := range b.Names {
 		label := fmt.Sprintf("%s %.1f s", n, b.Results[i].Finish.Seconds())
 		if b.Results[i].Unfinished > 0 {
 			label = fmt.Sprintf("%s: %d unfinished", n, b.Results[i].Unfinished)
 		}
-		v[i] = chart.VLine{X: b.Results[i].Finish.Seconds(), Label: label}
+		v[i] = figure.VLine{X: b.Results[i].Finish.Seconds(), Label: label}
 	}
 	return v
 }
 
 // outage shades the outage, if any, in the default grey.
-func (b *Board) outage() []chart.Span {
+func (b *Board) outage() []figure.Span {
 	if b.Config.Outage <= 0 {
 		return nil
 	}
-	return []chart.Span{{From: 0, To: b.Config.Outage.Seconds(), Label: "outage"}}
+	return []figure.Span{{From: 0, To: b.Config.Outage.Seconds(), Label: "outage"}}
 }
 
 // IdleColor is the translucent amber of the spans in which capacity stands
@@ -92,29 +91,14 @@ var IdleColor color.Color = color.NRGBA{0xF0, 0xB0, 0x20, 0x48}
 // written along the top of the plot.
 const headroom = 1.3
 
-// unlabelled returns copies of lines and spans without their labels, for a
-// panel that repeats markers another panel already names.
-func unlabelled(lines []chart.VLine, spans []chart.Span) ([]chart.VLine, []chart.Span) {
-	l := make([]chart.VLine, len(lines))
-	for i, v := range lines {
-		l[i] = chart.VLine{X: v.X}
-	}
-	s := make([]chart.Span, len(spans))
-	for i, sp := range spans {
-		sp.Label = ""
-		s[i] = sp
-	}
-	return l, s
-}
-
 // Calls returns the first panel for the named policy: calls per 100 ms,
 // admitted and refused stacked, against a dashed line at what the
 // dependency can admit per bucket once it is up, with the run's own worst
 // bucket labelled, on the board's shared scales.
-func (b *Board) Calls(name string) (chart.Histogram, error) {
+func (b *Board) Calls(name string) (figure.Histogram, error) {
 	i, err := b.index(name)
 	if err != nil {
-		return chart.Histogram{}, err
+		return figure.Histogram{}, err
 	}
 	counts := b.Traces[i].Buckets(Bucket)
 	n := int((b.End + Bucket - 1) / Bucket)
@@ -127,19 +111,19 @@ func (b *Board) Calls(name string) (chart.Histogram, error) {
 		}
 	}
 	capacity := b.Config.Limit * int((msec(Bucket)+msec(b.Config.Service)-1)/msec(b.Config.Service))
-	h := chart.Histogram{
+	h := figure.Histogram{
 		Title:  fmt.Sprintf("%s: calls per 100 ms", schedule.Label(name)),
 		YLabel: "calls per 100 ms",
 		Slot:   Bucket,
-		Layers: []chart.Layer{{Name: "admitted", Counts: admitted}, {Name: "refused", Counts: refused}},
+		Layers: []figure.Layer{{Name: "admitted", Counts: admitted}, {Name: "refused", Counts: refused}},
 		YMax:   float64(b.Tallest) * headroom,
-		HLines: []chart.HLine{{Y: float64(capacity), Label: fmt.Sprintf("dependency can admit %d per 100 ms", capacity)}},
+		HLines: []figure.HLine{{Y: float64(capacity), Label: fmt.Sprintf("dependency can admit %d per 100 ms", capacity)}},
 		VLines: b.finishes(),
 		Spans:  b.outage(),
 	}
 	if len(counts) > 0 {
 		w := counts[worst]
-		h.Notes = []chart.Note{{X: (w.Start + Bucket/2).Seconds(), Y: float64(w.Calls()), Text: fmt.Sprintf("%d calls", w.Calls())}}
+		h.Notes = []figure.Note{{X: (w.Start + Bucket/2).Seconds(), Y: float64(w.Calls()), Text: fmt.Sprintf("%d calls", w.Calls())}}
 	}
 	return h, nil
 }
@@ -148,14 +132,14 @@ func (b *Board) Calls(name string) (chart.Histogram, error) {
 // against the limit, with the outage shaded grey and the spans in which
 // capacity stood unused while work was outstanding shaded in IdleColor;
 // the title gives their total, the run's idle time.
-func (b *Board) InFlight(name string) (chart.Lines, error) {
+func (b *Board) InFlight(name string) (figure.Lines, error) {
 	i, err := b.index(name)
 	if err != nil {
-		return chart.Lines{}, err
+		return figure.Lines{}, err
 	}
 	tr := b.Traces[i]
 	steps := tr.InFlight()
-	s := chart.Series{Name: "in flight"}
+	s := figure.Series{Name: "in flight"}
 	for _, st := range steps {
 		s.X = append(s.X, st.At.Seconds())
 		s.Y = append(s.Y, float64(st.InFlight))
@@ -164,16 +148,16 @@ func (b *Board) InFlight(name string) (chart.Lines, error) {
 	s.Y = append(s.Y, s.Y[len(s.Y)-1])
 	spans := b.outage()
 	for _, sp := range tr.IdleSpans() {
-		spans = append(spans, chart.Span{From: sp.From.Seconds(), To: sp.To.Seconds(), Color: IdleColor})
+		spans = append(spans, figure.Span{From: sp.From.Seconds(), To: sp.To.Seconds(), Color: IdleColor})
 	}
-	return chart.Lines{
+	return figure.Lines{
 		Title:  fmt.Sprintf("%s: calls in flight; shaded: idle while clients wait, %.1f s in all", schedule.Label(name), b.Results[i].Idle.Seconds()),
 		XLabel: "time (s)",
 		YLabel: "in flight",
-		Series: []chart.Series{s},
+		Series: []figure.Series{s},
 		Step:   true,
 		YMax:   float64(b.Config.Limit) * 1.25,
-		HLines: []chart.HLine{{Y: float64(b.Config.Limit), Label: fmt.Sprintf("limit %d", b.Config.Limit)}},
+		HLines: []figure.HLine{{Y: float64(b.Config.Limit), Label: fmt.Sprintf("limit %d", b.Config.Limit)}},
 		VLines: b.finishes(),
 		Spans:  spans,
 	}, nil
@@ -182,12 +166,12 @@ func (b *Board) InFlight(name string) (chart.Lines, error) {
 // Lanes returns the third panel for the named policy: one lane per client
 // (y = client number), a mark per attempt, refused or admitted; a lane
 // ends with the client's admitted call.
-func (b *Board) Lanes(name string) (chart.Scatter, error) {
+func (b *Board) Lanes(name string) (figure.Scatter, error) {
 	i, err := b.index(name)
 	if err != nil {
-		return chart.Scatter{}, err
+		return figure.Scatter{}, err
 	}
-	refused, admitted := chart.Series{Name: "refused"}, chart.Series{Name: "admitted"}
+	refused, admitted := figure.Series{Name: "refused"}, figure.Series{Name: "admitted"}
 	for _, a := range b.Traces[i].Attempts {
 		s := &refused
 		if a.Admitted {
@@ -196,13 +180,13 @@ func (b *Board) Lanes(name string) (chart.Scatter, error) {
 		s.X = append(s.X, a.At.Seconds())
 		s.Y = append(s.Y, float64(a.Client))
 	}
-	var series []chart.Series
-	for _, s := range []chart.Series{admitted, refused} { // the colours of Calls' layers
+	var series []figure.Series
+	for _, s := range []figure.Series{admitted, refused} { // the colours of Calls' layers
 		if len(s.X) > 0 {
 			series = append(series, s)
 		}
 	}
-	return chart.Scatter{
+	return figure.Scatter{
 		Title:    fmt.Sprintf("%s: one lane per client, a mark per attempt", schedule.Label(name)),
 		XLabel:   "time (s)",
 		YLabel:   "client",
@@ -219,23 +203,24 @@ func (b *Board) Lanes(name string) (chart.Scatter, error) {
 // is named once: the finishes on the calls panel, the outage on the
 // in-flight panel; the other panels repeat them unlabelled. The title gives
 // the run's finish and calls.
-func (b *Board) Panels(name string) (chart.Stack, error) {
+func (b *Board) Panels(name string) (figure.Stack, error) {
 	st, err := b.stacked(name)
 	if err != nil {
-		return chart.Stack{}, err
+		return figure.Stack{}, err
 	}
-	return chart.Stack{
+	st.calls.XTicks, st.inFlight.XTicks, st.lanes.XTicks = rulerTicks, rulerTicks, rulerTicks
+	return figure.Stack{
 		Title:  st.title,
-		Panels: []chart.Panel{onRuler(st.calls), onRuler(st.inFlight), onRuler(st.lanes)},
+		Panels: []figure.Figure{st.calls, st.inFlight, st.lanes},
 	}, nil
 }
 
 // stack is the content of Panels before the ruler's ticks are applied.
 type stack struct {
 	title    string
-	calls    chart.Histogram
-	inFlight chart.Lines
-	lanes    chart.Scatter
+	calls    figure.Histogram
+	inFlight figure.Lines
+	lanes    figure.Scatter
 }
 
 // stacked returns the panels of the named policy with each marker named
@@ -246,11 +231,11 @@ func (b *Board) stacked(name string) (stack, error) {
 		return stack{}, err
 	}
 	i, _ := b.index(name)
-	_, calls.Spans = unlabelled(nil, calls.Spans) // the worst bucket's label may be up there
+	_, calls.Spans = figure.Unlabelled(nil, calls.Spans) // the worst bucket's label may be up there
 	inFlight, _ := b.InFlight(name)
-	inFlight.VLines, _ = unlabelled(inFlight.VLines, nil)
+	inFlight.VLines, _ = figure.Unlabelled(inFlight.VLines, nil)
 	lanes, _ := b.Lanes(name)
-	lanes.VLines, lanes.Spans = unlabelled(lanes.VLines, lanes.Spans)
+	lanes.VLines, lanes.Spans = figure.Unlabelled(lanes.VLines, lanes.Spans)
 	r := b.Results[i]
 	title := fmt.Sprintf("%s, seed %d: finished at %.2f s after %d calls", schedule.Label(name), b.Config.Seed, r.Finish.Seconds(), r.Calls)
 	if r.Unfinished > 0 {
@@ -263,46 +248,38 @@ func (b *Board) stacked(name string) (stack, error) {
 // stacked on the board's ruler and y scale, in the order given, to compare
 // a few policies' traffic directly. The title names the seed and the
 // outage.
-func (b *Board) CallsStack(names ...string) (chart.Stack, error) {
+func (b *Board) CallsStack(names ...string) (figure.Stack, error) {
 	if len(names) == 0 {
-		return chart.Stack{}, fmt.Errorf("cohort: CallsStack needs at least one policy: want some of %v", b.Names)
+		return figure.Stack{}, fmt.Errorf("cohort: CallsStack needs at least one policy: want some of %v", b.Names)
 	}
 	setting := fmt.Sprintf("%v outage", b.Config.Outage)
 	if b.Config.Outage <= 0 {
 		setting = "no outage"
 	}
-	st := chart.Stack{Title: fmt.Sprintf("calls per 100 ms, seed %d, %s", b.Config.Seed, setting)}
+	st := figure.Stack{Title: fmt.Sprintf("calls per 100 ms, seed %d, %s", b.Config.Seed, setting)}
 	for k, name := range names {
 		calls, err := b.Calls(name)
 		if err != nil {
-			return chart.Stack{}, err
+			return figure.Stack{}, err
 		}
 		if k > 0 { // the first panel names the markers
-			calls.VLines, calls.Spans = unlabelled(calls.VLines, calls.Spans)
+			calls.VLines, calls.Spans = figure.Unlabelled(calls.VLines, calls.Spans)
 		}
-		st.Panels = append(st.Panels, onRuler(calls))
+		calls.XTicks = rulerTicks
+		st.Panels = append(st.Panels, calls)
 	}
 	return st, nil
 }
 
-// onRuler returns panel with the board's time ruler: round seconds, at
-// least five labels.
-func onRuler(panel chart.Panel) chart.PlotFunc {
-	return func() (*plot.Plot, error) {
-		p, err := panel.Plot()
-		if err != nil {
-			return nil, err
-		}
-		p.X.Tick.Marker = chart.RoundTicks{Labels: 5}
-		return p, nil
-	}
-}
+// rulerTicks is the least number of labelled ticks on the board's time
+// ruler: round seconds, at least five labels.
+const rulerTicks = 5
 
 // CompareCalls returns every policy's calls per 100 ms as one line each, on
 // the board's ruler: an interactive figure's legend then selects policies.
-func (b *Board) CompareCalls() chart.Lines {
+func (b *Board) CompareCalls() figure.Lines {
 	n := int((b.End + Bucket - 1) / Bucket)
-	l := chart.Lines{
+	l := figure.Lines{
 		Title:  "calls per 100 ms, every policy",
 		XLabel: "time (s)",
 		YLabel: "calls per 100 ms",
@@ -311,7 +288,7 @@ func (b *Board) CompareCalls() chart.Lines {
 		Spans:  b.outage(),
 	}
 	for i, tr := range b.Traces {
-		s := chart.Series{Name: schedule.Label(b.Names[i]), X: make([]float64, n+1), Y: make([]float64, n+1)}
+		s := figure.Series{Name: schedule.Label(b.Names[i]), X: make([]float64, n+1), Y: make([]float64, n+1)}
 		for k := range s.X {
 			s.X[k] = (time.Duration(k) * Bucket).Seconds()
 		}

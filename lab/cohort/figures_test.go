@@ -7,7 +7,9 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/backofflab/backofflab/lab/chart"
+	"github.com/backofflab/backofflab/lab/figure"
+	"github.com/backofflab/backofflab/lab/interactive"
+	"github.com/backofflab/backofflab/lab/static"
 )
 
 func TestBoard(t *testing.T) {
@@ -92,7 +94,7 @@ func TestBoardRenders(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		png, err := st.PNG()
+		png, err := static.PNG(st)
 		if err != nil || !bytes.HasPrefix(png, []byte("\x89PNG")) {
 			t.Fatalf("%s: PNG %d bytes, %v", name, len(png), err)
 		}
@@ -100,7 +102,7 @@ func TestBoardRenders(t *testing.T) {
 			os.WriteFile(filepath.Join(dir, name+".png"), png, 0o644)
 		}
 	}
-	html, err := b.CompareCalls().HTML()
+	html, err := interactive.HTML(b.CompareCalls())
 	if err != nil || !strings.Contains(html, "decorrelated") {
 		t.Errorf("CompareCalls HTML: %v", err)
 	}
@@ -118,7 +120,7 @@ func TestPanelsNameEachMarkerOnce(t *testing.T) {
 	if want := "exponential (no jitter), seed 1513241: 168 clients unfinished at 60 s after 4908 calls"; st.title != want {
 		t.Errorf("title %q, want %q", st.title, want)
 	}
-	named := func(v []chart.VLine, s []chart.Span) (finishes, spans int) {
+	named := func(v []figure.VLine, s []figure.Span) (finishes, spans int) {
 		for _, x := range v {
 			if x.Label != "" {
 				finishes++
@@ -153,11 +155,11 @@ func TestPanelsNameEachMarkerOnce(t *testing.T) {
 		t.Fatal(err)
 	}
 	for i, pn := range p.Panels {
-		pl, err := pn.Plot()
+		pl, err := static.Plot(pn)
 		if err != nil {
 			t.Fatal(err)
 		}
-		if _, ok := pl.X.Tick.Marker.(chart.RoundTicks); !ok {
+		if _, ok := pl.X.Tick.Marker.(static.RoundTicks); !ok {
 			t.Errorf("panel %d: x ticks %T, want the board's ruler", i, pl.X.Tick.Marker)
 		}
 	}
@@ -176,18 +178,18 @@ func TestCallsStack(t *testing.T) {
 		t.Fatalf("%d panels titled %q", len(st.Panels), st.Title)
 	}
 	for i, pn := range st.Panels {
-		p, err := pn.Plot()
+		p, err := static.Plot(pn)
 		if err != nil {
 			t.Fatal(err)
 		}
-		if _, ok := p.X.Tick.Marker.(chart.RoundTicks); !ok {
+		if _, ok := p.X.Tick.Marker.(static.RoundTicks); !ok {
 			t.Errorf("panel %d: x ticks %T, want the board's ruler", i, p.X.Tick.Marker)
 		}
 		if p.Y.Max != float64(b.Tallest)*headroom {
 			t.Errorf("panel %d: y up to %v, want the board's scale %v", i, p.Y.Max, float64(b.Tallest)*headroom)
 		}
 	}
-	if png, err := st.PNG(); err != nil || len(png) == 0 {
+	if png, err := static.PNG(st); err != nil || len(png) == 0 {
 		t.Errorf("PNG: %d bytes, %v", len(png), err)
 	}
 	if _, err := b.CallsStack(); err == nil {

@@ -1,11 +1,9 @@
 package cohort
 
 import (
-	"fmt"
-	"io"
 	"math"
-	"strings"
-	"text/tabwriter"
+
+	"github.com/backofflab/backofflab/lab/table"
 )
 
 // MeanSE returns the mean of measure over s.Runs and the standard error of
@@ -44,7 +42,7 @@ func meanSE(xs []float64) (mean, se float64) {
 
 // Scoreboard returns each policy's run on the board as a Row (the Summary
 // of that one run), in the board's order: the scoreboard the figures are
-// read against. Print it with WriteRows.
+// read against. Print it with its Table method.
 func (b *Board) Scoreboard() Rows {
 	rows := make(Rows, len(b.Names))
 	for i, n := range b.Names {
@@ -53,73 +51,49 @@ func (b *Board) Scoreboard() Rows {
 	return rows
 }
 
-// WriteRows writes rows as an aligned text table, one line per policy
-// name: the mean finish in seconds, the calls (all, during the outage,
-// after it), the idle time in seconds and its share of the recovery, the
-// worst bursts per 100 ms and per millisecond, and the unfinished clients
-// (the admitted calls are the clients less the unfinished ones). A last
-// line says over how many seeds the rows were averaged.
-func WriteRows(w io.Writer, rows Rows) error {
-	return writeTable(w, []string{"policy"}, rows, func(i int) []string { return []string{rows[i].Policy} })
+// Table returns rows as a table, one line per policy name: the mean
+// finish in seconds, the calls (all, during the outage, after it), the
+// idle time in seconds and its share of the recovery, the worst bursts per
+// 100 ms and per millisecond, and the unfinished clients (the admitted
+// calls are the clients less the unfinished ones). A note under it says
+// over how many seeds the rows were averaged.
+func (rs Rows) Table() table.Table {
+	return summaryTable([]string{"policy"}, rs, func(i int) []any { return []any{rs[i].Policy} })
 }
 
-// WriteCapRows writes the cap table like WriteRows, each line labelled with
+// CapRows is the cap table: one Row per cap and policy.
+type CapRows []CapRow
+
+// Table returns the cap table like [Rows.Table], each line labelled with
 // its cap and policy.
-func WriteCapRows(w io.Writer, rows []CapRow) error {
-	plain := make(Rows, len(rows))
-	for i, r := range rows {
+func (rs CapRows) Table() table.Table {
+	plain := make(Rows, len(rs))
+	for i, r := range rs {
 		plain[i] = r.Row
 	}
-	return writeTable(w, []string{"cap", "policy"}, plain, func(i int) []string {
-		return []string{rows[i].Cap.String(), rows[i].Policy}
-	})
+	return summaryTable([]string{"cap", "policy"}, plain, func(i int) []any { return []any{rs[i].Cap, rs[i].Policy} })
 }
 
-// writeTable writes rows under a two-line header, each line starting with
-// the label cells given by label, which are left-aligned; the numbers are
-// right-aligned.
-func writeTable(w io.Writer, head []string, rows Rows, label func(int) []string) error {
-	labels := make([][]string, len(rows))
-	width := make([]int, len(head))
-	for k, h := range head {
-		width[k] = len(h)
-	}
-	for i := range rows {
-		labels[i] = label(i)
-		for k, l := range labels[i] {
-			width[k] = max(width[k], len(l))
-		}
-	}
-	left := func(cells []string) string { // pads the label cells so that they read left-aligned
-		var b strings.Builder
-		for k, c := range cells {
-			fmt.Fprintf(&b, "%-*s\t", width[k], c)
-		}
-		return b.String()
-	}
-	blank := make([]string, len(head))
-	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
-	fmt.Fprintln(tw, left(blank)+"finish\tcalls\tcalls in\tcalls\tidle\tidle\tpeak per\tpeak\tclients\t")
-	fmt.Fprintln(tw, left(head)+"s\tall\toutage\tafter\ts\t%\t100 ms\tper ms\tunfinished\t")
-	count := "%.1f\t" // a mean of counts
+// summaryTable returns rows under a two-line header, each line starting
+// with the label cells given by label.
+func summaryTable(head []string, rows Rows, label func(int) []any) table.Table {
+	t := table.New(append(head, "finish\ns", "calls\nall", "calls in\noutage", "calls\nafter", "idle\ns", "idle\n%",
+		"peak per\n100 ms", "peak\nper ms", "clients\nunfinished")...)
+	count := "%.1f" // a mean of counts
 	if len(rows) > 0 && rows[0].Seeds == 1 {
-		count = "%.0f\t" // one run's counts
+		count = "%.0f" // one run's counts
 	}
-	line := "%s%.2f\t" + strings.Repeat(count, 3) + "%.2f\t%.1f\t" + strings.Repeat(count, 3) + "\n"
 	for i, r := range rows {
-		fmt.Fprintf(tw, line, left(labels[i]), r.FinishMs/1000, r.Calls, r.CallsOutage, r.CallsRecovery,
-			r.IdleMs/1000, 100*r.IdleFraction, r.PeakPer100ms, r.PeakPerMs, r.Unfinished)
-	}
-	if err := tw.Flush(); err != nil {
-		return err
+		t.Add(append(label(i), table.Num("%.2f", r.FinishMs/1000), table.Num(count, r.Calls), table.Num(count, r.CallsOutage),
+			table.Num(count, r.CallsRecovery), table.Num("%.2f", r.IdleMs/1000), table.Num("%.1f", 100*r.IdleFraction),
+			table.Num(count, r.PeakPer100ms), table.Num(count, r.PeakPerMs), table.Num(count, r.Unfinished))...)
 	}
 	switch {
 	case len(rows) == 0:
-		return nil
 	case rows[0].Seeds == 1:
-		_, err := fmt.Fprintln(w, "(one run)")
-		return err
+		t.Note("(one run)")
+	default:
+		t.Note("(means over %d seeds)", rows[0].Seeds)
 	}
-	_, err := fmt.Fprintf(w, "(means over %d seeds)\n", rows[0].Seeds)
-	return err
+	return t
 }

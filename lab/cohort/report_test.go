@@ -1,7 +1,6 @@
 package cohort
 
 import (
-	"bytes"
 	"fmt"
 	"math"
 	"strings"
@@ -64,13 +63,10 @@ func TestScoreboard(t *testing.T) {
 			t.Errorf("row %d = %+v, want the run %+v", i, r.Summary, res)
 		}
 	}
-	var out bytes.Buffer
-	if err := WriteRows(&out, rows); err != nil {
-		t.Fatal(err)
-	}
-	lines := strings.Split(strings.TrimSuffix(out.String(), "\n"), "\n")
+	out := rows.Table().String()
+	lines := strings.Split(strings.TrimSuffix(out, "\n"), "\n")
 	if len(lines) != 8 || lines[7] != "(one run)" {
-		t.Fatalf("scoreboard:\n%s", out.String())
+		t.Fatalf("scoreboard:\n%s", out)
 	}
 	// One run's counts print without decimals.
 	if f := strings.Fields(lines[2]); f[0] != "exponential" || f[1] != "25.62" || f[2] != "556" || f[3] != "300" {
@@ -78,18 +74,15 @@ func TestScoreboard(t *testing.T) {
 	}
 }
 
-func TestWriteRows(t *testing.T) {
+func TestRowsTable(t *testing.T) {
 	rows, err := Table(Lesson(), Lineup(), 3)
 	if err != nil {
 		t.Fatal(err)
 	}
-	var out bytes.Buffer
-	if err := WriteRows(&out, rows); err != nil {
-		t.Fatal(err)
-	}
-	lines := strings.Split(strings.TrimSuffix(out.String(), "\n"), "\n")
+	out := rows.Table().String()
+	lines := strings.Split(strings.TrimSuffix(out, "\n"), "\n")
 	if len(lines) != 8 || lines[7] != "(means over 3 seeds)" {
-		t.Fatalf("table:\n%s", out.String())
+		t.Fatalf("table:\n%s", out)
 	}
 	head := strings.Fields(lines[1])
 	if head[0] != "policy" || head[1] != "s" || head[len(head)-1] != "unfinished" || !strings.HasPrefix(strings.TrimSpace(lines[0]), "finish") {
@@ -98,30 +91,26 @@ func TestWriteRows(t *testing.T) {
 	// Columns line up: every line has the same length.
 	for i, l := range lines[:7] {
 		if len(l) != len(lines[0]) {
-			t.Errorf("line %d is %d wide, header %d:\n%s", i, len(l), len(lines[0]), out.String())
+			t.Errorf("line %d is %d wide, header %d:\n%s", i, len(l), len(lines[0]), out)
 		}
 	}
 	if f := strings.Fields(lines[6]); f[0] != "constant" || f[1] != "4.52" || f[2] != "2252.0" || f[3] != "1800.0" {
 		t.Errorf("constant line %q", lines[6])
 	}
-	out.Reset()
-	if err := WriteRows(&out, nil); err != nil || len(strings.Split(out.String(), "\n")) != 3 {
-		t.Errorf("no rows: %q, %v; want the header only", out.String(), err)
+	if none := Rows(nil).Table().String(); len(strings.Split(none, "\n")) != 3 {
+		t.Errorf("no rows: %q; want the header only", none)
 	}
 }
 
-func TestWriteCapRows(t *testing.T) {
+func TestCapRowsTable(t *testing.T) {
 	rows, err := CapTable(Lesson(), DefaultCaps[:2], 2)
 	if err != nil {
 		t.Fatal(err)
 	}
-	var out bytes.Buffer
-	if err := WriteCapRows(&out, rows); err != nil {
-		t.Fatal(err)
-	}
-	lines := strings.Split(strings.TrimSuffix(out.String(), "\n"), "\n")
-	if len(lines) != 11 || !strings.HasPrefix(strings.TrimSpace(lines[1]), "cap    policy") {
-		t.Fatalf("cap table:\n%s", out.String())
+	out := rows.Table().String()
+	lines := strings.Split(strings.TrimSuffix(out, "\n"), "\n")
+	if len(lines) != 11 || !strings.HasPrefix(strings.TrimSpace(lines[1]), "cap  policy") {
+		t.Fatalf("cap table:\n%s", out)
 	}
 	// Exponential capped at 100 ms is constant retry every 100 ms.
 	if f := strings.Fields(lines[2]); f[0] != "100ms" || f[1] != "exponential" || f[2] != "4.52" || f[3] != "2252.0" {
@@ -129,21 +118,5 @@ func TestWriteCapRows(t *testing.T) {
 	}
 	if f := strings.Fields(lines[6]); f[0] != "200ms" || f[1] != "exponential" || f[2] != "4.62" {
 		t.Errorf("fifth line %q", lines[6])
-	}
-}
-
-type failWriter struct{}
-
-func (failWriter) Write([]byte) (int, error) { return 0, errWrite }
-
-var errWrite = bytes.ErrTooLarge
-
-func TestWriteRowsReportsWriteErrors(t *testing.T) {
-	rows, err := Table(Lesson(), Lineup()[:1], 1)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := WriteRows(failWriter{}, rows); err != errWrite {
-		t.Errorf("WriteRows to a failing writer: %v, want %v", err, errWrite)
 	}
 }

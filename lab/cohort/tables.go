@@ -46,10 +46,10 @@ func (rs Rows) Of(name string) Row {
 // Table runs c under each policy (c.Policy is ignored) and averages each
 // over seeds seeds from c.Seed on.
 func Table(c Config, policies []schedule.Named, seeds int) (Rows, error) {
-	return table(events(), c, policies, seeds)
+	return policyTable(events(), c, policies, seeds)
 }
 
-func table(a *averager, c Config, policies []schedule.Named, seeds int) (Rows, error) {
+func policyTable(a *averager, c Config, policies []schedule.Named, seeds int) (Rows, error) {
 	rows := make(Rows, len(policies))
 	for i, p := range policies {
 		c.Policy = p.Policy
@@ -72,12 +72,12 @@ type CapRow struct {
 
 // CapTable runs c under the four backoff policies of the lineup (the
 // constant wait has no cap) with base DefaultBase and each cap in turn.
-func CapTable(c Config, caps []time.Duration, seeds int) ([]CapRow, error) {
+func CapTable(c Config, caps []time.Duration, seeds int) (CapRows, error) {
 	return capTable(events(), c, caps, seeds)
 }
 
-func capTable(a *averager, c Config, caps []time.Duration, seeds int) ([]CapRow, error) {
-	var out []CapRow
+func capTable(a *averager, c Config, caps []time.Duration, seeds int) (CapRows, error) {
+	var out CapRows
 	for _, cp := range caps {
 		l, err := NewLineup(DefaultBase, cp, DefaultWait)
 		if err != nil {
@@ -89,7 +89,7 @@ func capTable(a *averager, c Config, caps []time.Duration, seeds int) ([]CapRow,
 				backoff = append(backoff, p)
 			}
 		}
-		rows, err := table(a, c, backoff, seeds)
+		rows, err := policyTable(a, c, backoff, seeds)
 		if err != nil {
 			return nil, err
 		}
@@ -175,7 +175,7 @@ type Tables struct {
 	// Main is the five policies in the main setting (Lesson).
 	Main Rows `json:"main"`
 	// Caps is the cap table in the main setting (DefaultCaps).
-	Caps []CapRow `json:"caps"`
+	Caps CapRows `json:"caps"`
 	// Spread is exponential backoff with the first attempts spread
 	// (DefaultSpreads).
 	Spread []SpreadRow `json:"spread"`
@@ -198,7 +198,7 @@ func LessonTables(seeds, overloadSeeds int) (Tables, error) {
 
 func lessonTables(a *averager, seeds, overloadSeeds int) (t Tables, err error) {
 	lineup := Lineup()
-	if t.Main, err = table(a, Lesson(), lineup, seeds); err != nil {
+	if t.Main, err = policyTable(a, Lesson(), lineup, seeds); err != nil {
 		return Tables{}, err
 	}
 	if t.Caps, err = capTable(a, Lesson(), DefaultCaps, seeds); err != nil {
@@ -207,10 +207,10 @@ func lessonTables(a *averager, seeds, overloadSeeds int) (t Tables, err error) {
 	if t.Spread, err = spreadTable(a, Lesson(), DefaultSpreads, seeds); err != nil {
 		return Tables{}, err
 	}
-	if t.NoOutage, err = table(a, Lesson().WithoutOutage(), lineup, seeds); err != nil {
+	if t.NoOutage, err = policyTable(a, Lesson().WithoutOutage(), lineup, seeds); err != nil {
 		return Tables{}, err
 	}
-	if t.Overload, err = table(a, Lesson().WithOverload(), lineup, overloadSeeds); err != nil {
+	if t.Overload, err = policyTable(a, Lesson().WithOverload(), lineup, overloadSeeds); err != nil {
 		return Tables{}, err
 	}
 	return t, nil

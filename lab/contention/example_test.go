@@ -92,7 +92,7 @@ func ExampleMeans_Curves() {
 }
 
 // CallsLines and TimeLines draw a sweep as the lesson's two charts, one line
-// per policy; in a notebook, pass them to chart.Show.
+// per policy; in a notebook, pass them to static.Show or interactive.Show.
 func ExampleCallsLines() {
 	ms, err := contention.Sweep(contention.Lesson(), []int{10, 20}, []string{schedule.NameImmediate, schedule.NameFull}, 5)
 	if err != nil {

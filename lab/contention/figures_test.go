@@ -5,8 +5,10 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/backofflab/backofflab/lab/chart"
+	"github.com/backofflab/backofflab/lab/figure"
+	"github.com/backofflab/backofflab/lab/interactive"
 	"github.com/backofflab/backofflab/lab/schedule"
+	"github.com/backofflab/backofflab/lab/static"
 )
 
 func TestSweepFigures(t *testing.T) {
@@ -17,7 +19,7 @@ func TestSweepFigures(t *testing.T) {
 		t.Fatal(err)
 	}
 	calls, times := CallsLines(ms), TimeLines(ms)
-	for _, l := range []chart.Lines{calls, times} {
+	for _, l := range []figure.Lines{calls, times} {
 		if len(l.Series) != len(policies) {
 			t.Fatalf("%q: %d series, want %d", l.Title, len(l.Series), len(policies))
 		}
@@ -32,10 +34,10 @@ func TestSweepFigures(t *testing.T) {
 				t.Errorf("%s: x = %v, want the client counts", s.Name, s.X)
 			}
 		}
-		if _, err := l.PNG(); err != nil {
+		if _, err := static.PNG(l); err != nil {
 			t.Errorf("%q: %v", l.Title, err)
 		}
-		if _, err := l.HTML(); err != nil {
+		if _, err := interactive.HTML(l); err != nil {
 			t.Errorf("%q: %v", l.Title, err)
 		}
 	}
@@ -62,7 +64,7 @@ func TestSweepFiguresEmpty(t *testing.T) {
 	if len(l.Series) != 0 {
 		t.Fatalf("empty sweep gave %d series", len(l.Series))
 	}
-	if _, err := l.PNG(); err == nil {
+	if _, err := static.PNG(l); err == nil {
 		t.Error("rendering an empty sweep: no error, want one")
 	}
 }

@@ -9,8 +9,8 @@ import (
 	"time"
 
 	"github.com/backofflab/backofflab/lab"
-	"github.com/backofflab/backofflab/lab/chart"
 	"github.com/backofflab/backofflab/lab/lcg"
+	"github.com/backofflab/backofflab/lab/show"
 )
 
 // Mean is the average of several runs of one Config.
@@ -160,7 +160,7 @@ func sweep(base Config, clients []int, policies []string, runs int, progress fun
 // most once per notebook kernel (see lab.Remember): cells that show one
 // sweep share one computation. The remembered value is named after every
 // argument, so a sweep with other arguments is computed afresh. While it
-// computes, a notebook shows a progress bar (chart.Progress) that counts
+// computes, a notebook shows a progress bar (show.Progress) that counts
 // the runs and ends as "sweep of 5 policies × 19 client counts × 100 runs:
 // 9500 of 9500 runs done"; a remembered sweep shows none.
 func SweepOnce(base Config, clients []int, policies []string, runs int) (Means, error) {
@@ -170,7 +170,7 @@ func SweepOnce(base Config, clients []int, policies []string, runs int) (Means, 
 	return lab.Remember(name, func() (Means, error) {
 		var (
 			mu     sync.Mutex // workers report concurrently
-			bar    *chart.Progress
+			bar    *show.Progress
 			barErr error
 		)
 		title := fmt.Sprintf("sweep of %s × %s × %s", count(len(policies), "policy", "policies"),
@@ -179,7 +179,7 @@ func SweepOnce(base Config, clients []int, policies []string, runs int) (Means, 
 			mu.Lock()
 			defer mu.Unlock()
 			if bar == nil && barErr == nil {
-				bar, barErr = chart.NewProgress(title, total, "runs")
+				bar, barErr = show.NewProgress(title, total, "runs")
 			}
 			if barErr == nil {
 				barErr = bar.Add(done) // Add(0) first: the bar appears before the first pair ends

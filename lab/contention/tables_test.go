@@ -1,9 +1,9 @@
 package contention
 
 import (
-	"bytes"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/backofflab/backofflab/lab"
 	"github.com/backofflab/backofflab/lab/schedule"
@@ -33,36 +33,34 @@ func TestAtAndRatio(t *testing.T) {
 	}
 }
 
-func TestWriteTables(t *testing.T) {
+func TestTables(t *testing.T) {
 	ms, err := Sweep(Lesson(), []int{10, 20}, []string{schedule.NameImmediate, schedule.NameFull}, 2)
 	if err != nil {
 		t.Fatal(err)
 	}
-	var b bytes.Buffer
-	if err := WriteTable(&b, ms); err != nil {
-		t.Fatal(err)
-	}
-	lines := strings.Split(strings.TrimRight(b.String(), "\n"), "\n")
+	b := ms.Table().String()
+	lines := strings.Split(strings.TrimRight(b, "\n"), "\n")
 	if len(lines) != 5 || !strings.Contains(lines[1], "immediate (no wait)") || !strings.Contains(lines[4], "full jitter") {
-		t.Errorf("WriteTable: want a header and 4 rows with labels:\n%s", b.String())
+		t.Errorf("Table: want a header and 4 rows with labels:\n%s", b)
 	}
-	b.Reset()
-	if err := WriteSweepTable(&b, ms); err != nil {
+	st, err := ms.SweepTable()
+	if err != nil {
 		t.Fatal(err)
 	}
-	lines = strings.Split(strings.TrimRight(b.String(), "\n"), "\n")
+	sweep := st.String()
+	lines = strings.Split(strings.TrimRight(sweep, "\n"), "\n")
 	if len(lines) != 4 || !strings.Contains(lines[0], "immediate") || !strings.HasPrefix(strings.TrimSpace(lines[3]), "20 ") {
-		t.Errorf("WriteSweepTable: want two header rows and one row per client count:\n%s", b.String())
+		t.Errorf("SweepTable: want two header rows and one row per client count:\n%s", sweep)
 	}
 	// Every row's columns line up: the same width throughout.
 	for _, l := range lines[1:] {
 		if len(l) != len(lines[1]) {
-			t.Errorf("ragged table:\n%s", b.String())
+			t.Errorf("ragged table:\n%s", sweep)
 			break
 		}
 	}
-	if err := WriteSweepTable(&b, nil); err == nil {
-		t.Error("WriteSweepTable of an empty sweep: no error")
+	if _, err := Means(nil).SweepTable(); err == nil {
+		t.Error("SweepTable of an empty sweep: no error")
 	}
 }
 
@@ -116,4 +114,39 @@ func TestSweepOnce(t *testing.T) {
 	if err != nil || len(ms) != len(Lineup())*len(SweepClients()) {
 		t.Errorf("BrookerSweep(1): %d means, %v", len(ms), err)
 	}
+}
+
+// The lesson's smaller tables, on two runs: their rows and labels.
+func TestLessonTables(t *testing.T) {
+	has := func(name, s string, want ...string) {
+		t.Helper()
+		for _, w := range want {
+			if !strings.Contains(s, w) {
+				t.Errorf("%s lacks %q:\n%s", name, w, s)
+			}
+		}
+	}
+	policies := []string{schedule.NameExponential, schedule.NameFull, schedule.NameDecorrelated}
+	ms, err := Sweep(Lesson(), []int{10, 20}, policies, 2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	has("EndsTable", ms.EndsTable(10, 20).String(), "s at 10 clients  s at 20 clients", "full jitter")
+	has("RatioTable", ms.At(20).RatioTable(schedule.NameFull, schedule.NameDecorrelated).String(),
+		"writes/exponential's", "full jitter                         ", "1.00×        1.00×")
+	vs := ms.Curves().Versus(schedule.NameDecorrelated, schedule.NameFull)
+	has("VersusTable", VersusTable(vs, "decorrelated", "full").String(), "decorrelated/full work", "\n     20 ")
+	full := ms.At(20).Of(schedule.NameFull)
+	pub := Published{Policy: schedule.NameFull, Calls: full.Calls, Seconds: full.Time.Seconds()}
+	has("PublishedTable", ms.At(20).PublishedTable(pub).String(), "+0.0%")
+	caps, err := CapTable(Lesson(), []time.Duration{time.Second, 2 * time.Second}, 10, []string{schedule.NameFull}, 2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	has("CapTable", caps.String(), "cap  full jitter calls  seconds", "\n 1s ", "\n 2s ")
+	seeds, err := SeedTable(Lesson().WithClients(10), []int64{1, 2}, 2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	has("SeedTable", seeds.String(), "seed  calls  seconds", "\n   2 ", "10 clients, means over 2 runs")
 }

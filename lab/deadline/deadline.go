@@ -50,6 +50,7 @@ import (
 
 	"github.com/backofflab/backofflab/lab/lcg"
 	"github.com/backofflab/backofflab/lab/schedule"
+	"github.com/backofflab/backofflab/lab/table"
 )
 
 // Limits on a Config; Validate names the one that is exceeded.
@@ -282,4 +283,51 @@ func StreamSeed(seed int64, i int) int64 {
 	z = (z ^ z>>27) * 0x94d049bb133111eb
 	z ^= z >> 31
 	return int64(z >> 33)
+}
+
+// String describes the setting in one line, its mode left out (Compare runs
+// every mode): "1000 requests over 10s, outage 5s, budget 2s, attempts 50ms
+// to 250ms, at most 6 attempts, full(base=100ms cap=2s mult=2), seed
+// 1513241".
+func (c Config) String() string {
+	return fmt.Sprintf("%d requests over %v, outage %v, budget %v, attempts %v to %v, at most %d attempts, %v, seed %d",
+		c.Requests, c.Spread, c.Outage, c.Budget, c.AttemptMin, c.AttemptMax, c.MaxAttempts, c.Policy, c.Seed)
+}
+
+// Table returns one line per mode: its attempts, those wasted (and their
+// share), the requests answered in time and late, those given up and those
+// that ran out of attempts; where the rows hold the oblivious client and
+// the check before sleeping, a note says what the check saves.
+func (rs Rows) Table() table.Table {
+	t := table.New("mode", "attempts", "wasted", "share", "in time", "late", "gave up", "exhausted")
+	modes := map[Mode]bool{}
+	for _, r := range rs {
+		t.Add(r.Mode.String(), r.Attempts, r.Wasted, table.Num("%.1f%%", 100*r.WastedShare()), r.InTime, r.Late, r.GaveUp, r.Exhausted)
+		modes[r.Mode] = true
+	}
+	if modes[Oblivious] && modes[CheckBeforeSleep] {
+		ob, check := rs.Of(Oblivious), rs.Of(CheckBeforeSleep)
+		t.Note("the check saves %d attempts (%d of them wasted) and answers %d fewer requests in time",
+			ob.Attempts-check.Attempts, ob.Wasted, ob.InTime-check.InTime)
+	}
+	return t
+}
+
+// WorstTable runs c with each assumed worst attempt (see Config.Worst; 0
+// assumes AttemptMax, the true worst case) and returns, per assumption, the
+// wasted attempts and the requests answered in time.
+func WorstTable(c Config, worsts ...time.Duration) (table.Table, error) {
+	t := table.New("check assumes attempts take at most", "really up to", "wasted attempts", "answered in time")
+	for _, w := range worsts {
+		r, err := Run(c.WithWorst(w))
+		if err != nil {
+			return table.Table{}, err
+		}
+		assumed := w
+		if w == 0 {
+			assumed = c.AttemptMax
+		}
+		t.Add(assumed, c.AttemptMax, r.Wasted, r.InTime)
+	}
+	return t, nil
 }

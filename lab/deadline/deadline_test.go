@@ -248,3 +248,26 @@ func FuzzRun(f *testing.F) {
 		}
 	})
 }
+
+// The lesson's tables, as lesson 08 prints them.
+func TestTables(t *testing.T) {
+	rs, err := Compare(Lesson())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s := rs.Table().String(); !strings.Contains(s, "627") || strings.Count(s, "\n") < 4 {
+		t.Errorf("Rows.Table: want a header and three modes:\n%s", s)
+	}
+	w, err := WorstTable(Lesson().WithMode(CheckBeforeSleep), 0, 100*time.Millisecond)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{
+		"                              250ms         250ms                0               624",
+		"                              100ms         250ms               24               627",
+	} {
+		if !strings.Contains(w.String(), want) {
+			t.Errorf("WorstTable lacks %q:\n%s", want, w)
+		}
+	}
+}

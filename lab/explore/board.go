@@ -1,15 +1,11 @@
 package explore
 
 import (
-	"encoding/json"
-	"errors"
 	"fmt"
-	"math"
-	"strconv"
 	"time"
 
-	"github.com/backofflab/backofflab/lab/chart"
 	"github.com/backofflab/backofflab/lab/cohort"
+	"github.com/backofflab/backofflab/lab/figure"
 	"github.com/backofflab/backofflab/lab/schedule"
 )
 
@@ -26,10 +22,10 @@ const BoardStep = cohort.Bucket
 // and printing on every policy's button, at the cursor's time t, the calls
 // made at or before t, the clients answered (admitted calls completed) by
 // t and the calls in flight at t.
-func InPhaseBoard(c cohort.Config, policies []schedule.Named) (chart.Explorable, error) {
+func InPhaseBoard(c cohort.Config, policies []schedule.Named) (figure.Explorable, error) {
 	b, err := cohort.NewBoard(c, policies)
 	if err != nil {
-		return chart.Explorable{}, err
+		return figure.Explorable{}, err
 	}
 	labels := make([]string, len(b.Names))
 	notes := make([]string, len(b.Names))
@@ -42,13 +38,13 @@ func InPhaseBoard(c cohort.Config, policies []schedule.Named) (chart.Explorable,
 		}
 	}
 	steps := int((b.End+BoardStep-1)/BoardStep) + 1 // the calls panel has steps-1 bars
-	ph := &chart.Playhead{Label: "time", Unit: "s", Start: 0, End: (time.Duration(steps-1) * BoardStep).Seconds(),
-		Step: BoardStep.Seconds(), Tallies: []chart.Tally{{Name: "calls"}, {Name: "answered"}, {Name: "in flight"}}}
-	e := chart.Explorable{Controls: []chart.Control{{Label: "policy", Values: labels, Notes: notes, Buttons: true}}, Playhead: ph}
+	ph := &figure.Playhead{Label: "time", Unit: "s", Start: 0, End: (time.Duration(steps-1) * BoardStep).Seconds(),
+		Step: BoardStep.Seconds(), Tallies: []figure.Tally{{Name: "calls"}, {Name: "answered"}, {Name: "in flight"}}}
+	e := figure.Explorable{Controls: []figure.Control{{Label: "policy", Values: labels, Notes: notes, Buttons: true}}, Playhead: ph}
 	for i, n := range b.Names {
 		calls, err := b.Calls(n)
 		if err != nil {
-			return chart.Explorable{}, err
+			return figure.Explorable{}, err
 		}
 		inFlight, _ := b.InFlight(n)
 		lanes, _ := b.Lanes(n)
@@ -59,7 +55,7 @@ func InPhaseBoard(c cohort.Config, policies []schedule.Named) (chart.Explorable,
 			lanes.Spans[k].Label = ""
 		}
 		r := b.Results[i]
-		e.Frames = append(e.Frames, chart.Frame{Panels: []chart.Drawable{onRuler{calls, ph.End, true}, onRuler{inFlight, ph.End, false}, onRuler{lanes, ph.End, false}},
+		e.Frames = append(e.Frames, figure.Frame{Panels: []figure.Figure{calls, inFlight, lanes},
 			Readout: fmt.Sprintf("%s, seed %d: finished at %v after %d calls (%d during the outage), idle %v, worst 100 ms %d calls",
 				labels[i], c.Seed, r.Finish, r.Calls, r.CallsOutage, r.Idle, r.PeakPer100ms)})
 		for k, counts := range tallies(b.Traces[i], steps) {
@@ -99,85 +95,4 @@ func tallies(tr *cohort.Trace, steps int) [3][]int {
 		out[0][s], out[1][s], out[2][s] = a, answered, flight[f].InFlight
 	}
 	return out
-}
-
-// onRuler is a figure of the board drawn on the calls panel's time ruler,
-// which runs from 0 to End (the end of the calls panel's last bar), so
-// that the panels' times line up and the playhead's cursor crosses them at
-// one x. Every panel labels the ruler at the same round steps (see
-// [rulerStep]): a value axis from 0 to End, without a label at End itself,
-// off those steps; the calls panel's category axis (Category, one
-// category a BoardStep) at the slots that start on a step.
-//
-// The board redraws all three panels at every click, so each is made
-// cheap to draw: its bars and marks in echarts' large mode (all marks of a
-// series as one path), and no zoom: zooming one panel would take it off the
-// ruler the others share, and its slider redraws a preview of the data at
-// every switch.
-type onRuler struct {
-	chart.Drawable
-	End      float64
-	Category bool
-}
-
-// noZoomRoom is the height, in pixels, of the zoom slider's room that a
-// board panel does without.
-const noZoomRoom = 36
-
-// rulerStep returns the round step, 1, 2 or 5 times a power of ten, that
-// labels a ruler of span units at most six times.
-func rulerStep(span float64) float64 {
-	for p := 0.01; ; p *= 10 {
-		for _, m := range []float64{1, 2, 5} {
-			if span/(m*p) <= 6 {
-				return m * p
-			}
-		}
-	}
-}
-
-// Height returns the figure's height without the zoom slider's room.
-func (d onRuler) Height() int { return d.Drawable.Height() - noZoomRoom }
-
-// Option returns the figure's option on the ruler, without zoom, its bars
-// and marks in large mode.
-func (d onRuler) Option() (json.RawMessage, error) {
-	raw, err := d.Drawable.Option()
-	if err != nil {
-		return nil, err
-	}
-	var o map[string]json.RawMessage
-	var axes, series []map[string]json.RawMessage
-	var grid map[string]int
-	if err := errors.Join(json.Unmarshal(raw, &o), json.Unmarshal(o["xAxis"], &axes), json.Unmarshal(o["series"], &series), json.Unmarshal(o["grid"], &grid)); err != nil {
-		return nil, err
-	}
-	step := rulerStep(d.End)
-	for _, ax := range axes {
-		if d.Category {
-			every := strconv.Itoa(int(math.Round(step/BoardStep.Seconds())) - 1)
-			ax["axisLabel"] = json.RawMessage(`{"interval":` + every + `}`)
-			// A tick at every slot, not drawn: echarts puts the ends of
-			// a bar series' mark areas (the outage) on the axis's ticks.
-			ax["axisTick"] = json.RawMessage(`{"show":false,"interval":0}`)
-			continue
-		}
-		ax["min"], ax["max"] = json.RawMessage("0"), json.RawMessage(strconv.FormatFloat(d.End, 'f', -1, 64))
-		ax["interval"] = json.RawMessage(strconv.FormatFloat(step, 'f', -1, 64))
-		ax["axisLabel"] = json.RawMessage(`{"showMaxLabel":false}`)
-	}
-	for _, ser := range series {
-		var kind string
-		_ = json.Unmarshal(ser["type"], &kind)
-		if kind == "bar" || kind == "scatter" {
-			ser["large"], ser["largeThreshold"] = json.RawMessage("true"), json.RawMessage("100")
-		}
-	}
-	delete(o, "dataZoom")
-	o["legend"] = json.RawMessage(`{"show":true,"top":28}`) // a plain legend: a few names need no scrolling
-	grid["bottom"] -= noZoomRoom
-	o["xAxis"], _ = json.Marshal(axes)
-	o["series"], _ = json.Marshal(series)
-	o["grid"], _ = json.Marshal(grid)
-	return json.Marshal(o)
 }

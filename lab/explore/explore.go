@@ -1,6 +1,6 @@
 // Package explore builds the lessons' explorables: for each "what if" a
 // lesson asks, the family of runs its control spans, computed once by the
-// lab's models and drawn as a [chart.Explorable], whose controls switch
+// lab's models and drawn as a [figure.Explorable] (by lab/interactive), whose controls switch
 // between the precomputed figures in the page. No kernel is involved once
 // the cell has run, so a control works in a saved notebook and in the
 // static HTML edition, and no cell ever waits for a person.
@@ -17,9 +17,8 @@ import (
 	"strings"
 	"time"
 
-	"gonum.org/v1/plot/vg"
-
-	"github.com/backofflab/backofflab/lab/chart"
+	"github.com/backofflab/backofflab/lab/figure"
+	"github.com/backofflab/backofflab/lab/metrics"
 	"github.com/backofflab/backofflab/lab/schedule"
 	"github.com/backofflab/backofflab/lab/synchrony"
 	"github.com/backofflab/backofflab/lab/waves"
@@ -39,7 +38,7 @@ func JitterPercents() []int {
 // the lesson's 600 clients (waves.Lesson) at every width of
 // [JitterPercents], each frame the run's histogram on the 600-attempt scale
 // above the peak-against-width curve with the current width marked.
-func JitterWidth() (chart.Explorable, error) {
+func JitterWidth() (figure.Explorable, error) {
 	percents := JitterPercents()
 	c := waves.Lesson()
 	widths := make([]float64, len(percents))
@@ -50,19 +49,19 @@ func JitterWidth() (chart.Explorable, error) {
 	}
 	rs, err := waves.RunEach(c.EachJitter(widths...))
 	if err != nil {
-		return chart.Explorable{}, err
+		return figure.Explorable{}, err
 	}
 	curve := waves.JitterFigure(rs)
-	curve.Size = chart.Size{Height: 2.5 * vg.Inch} // shorter than the histogram
-	e := chart.Explorable{Controls: []chart.Control{{Label: "jitter width", Values: values, Start: 10}}}
+	curve.Size = figure.Size{Height: 240} // shorter than the histogram
+	e := figure.Explorable{Controls: []figure.Control{{Label: "jitter width", Values: values, Start: 10}}}
 	for i, r := range rs {
 		h := r.Figure()
 		h.YMax = float64(c.Clients)
 		marked := curve
-		marked.Series = append(marked.Series[:1:1], chart.Series{Name: "width " + values[i],
+		marked.Series = append(marked.Series[:1:1], figure.Series{Name: "width " + values[i],
 			X: []float64{curve.Series[0].X[i]}, Y: []float64{curve.Series[0].Y[i]}})
-		e.Frames = append(e.Frames, chart.Frame{
-			Panels:  []chart.Drawable{h, marked},
+		e.Frames = append(e.Frames, figure.Frame{
+			Panels:  []figure.Figure{h, marked},
 			Readout: fmt.Sprintf("jitter width %s: %d attempts, peak %s/s (%d in one %v slot)", values[i], r.Total, rate(r.Peak().PerSecond()), r.Peak().Count, c.Slot),
 		})
 	}
@@ -92,20 +91,20 @@ const SlotView = 2 * time.Second
 // the whole run's reported peak) above the reported peak against the slot
 // width of that run and of the run without jitter (waves.SlotFigure), the
 // current width marked on both.
-func SlotWidth() (chart.Explorable, error) {
+func SlotWidth() (figure.Explorable, error) {
 	widths := waves.SlotWidths()
 	sweeps, err := waves.SweepEach(waves.Lesson().EachJitter(0, 1), widths)
 	if err != nil {
-		return chart.Explorable{}, err
+		return figure.Explorable{}, err
 	}
 	curve := waves.SlotFigure(sweeps...)
-	curve.Size = chart.Size{Height: 2.5 * vg.Inch}
-	e := chart.Explorable{Controls: []chart.Control{{Label: "slot width", Values: durations(widths), Start: 7}}}
+	curve.Size = figure.Size{Height: 240}
+	e := figure.Explorable{Controls: []figure.Control{{Label: "slot width", Values: durations(widths), Start: 7}}}
 	for i, w := range widths {
 		c := waves.Lesson().WithJitter(1).WithSlot(w)
 		r, err := waves.Run(c)
 		if err != nil {
-			return chart.Explorable{}, err
+			return figure.Explorable{}, err
 		}
 		h := r.Figure()
 		h.Counts = h.Counts[:int(SlotView/w)]
@@ -117,10 +116,10 @@ func SlotWidth() (chart.Explorable, error) {
 		marked.Series = curve.Series[:len(curve.Series):len(curve.Series)] // appends below copy
 		var peaks []string
 		for _, s := range curve.Series {
-			marked.Series = append(marked.Series, chart.Series{Name: s.Name + " at " + w.String(), X: s.X[i : i+1], Y: s.Y[i : i+1]})
+			marked.Series = append(marked.Series, figure.Series{Name: s.Name + " at " + w.String(), X: s.X[i : i+1], Y: s.Y[i : i+1]})
 			peaks = append(peaks, fmt.Sprintf("%s %s/s", s.Name, rate(s.Y[i])))
 		}
-		e.Frames = append(e.Frames, chart.Frame{Panels: []chart.Drawable{h, marked},
+		e.Frames = append(e.Frames, figure.Frame{Panels: []figure.Figure{h, marked},
 			Readout: fmt.Sprintf("slot %v: reported peak %s (%d attempts in the fullest slot at full width)", w, strings.Join(peaks, ", "), r.Peak().Count)})
 	}
 	return e, nil
@@ -137,15 +136,15 @@ func CapacityBases() []time.Duration {
 // bases and every number of clients of clients, each frame the run's
 // histogram against waves.ExerciseCapacity (Result.CapacityFigure), the
 // readout its peak and the ratio to the capacity.
-func Capacity(bases []time.Duration, clients []int) (chart.Explorable, error) {
+func Capacity(bases []time.Duration, clients []int) (figure.Explorable, error) {
 	if len(bases) == 0 || len(clients) == 0 {
-		return chart.Explorable{}, fmt.Errorf("explore: Capacity needs at least one base and one number of clients, got %d and %d", len(bases), len(clients))
+		return figure.Explorable{}, fmt.Errorf("explore: Capacity needs at least one base and one number of clients, got %d and %d", len(bases), len(clients))
 	}
 	counts := make([]string, len(clients))
 	for i, n := range clients {
 		counts[i] = strconv.Itoa(n)
 	}
-	e := chart.Explorable{Controls: []chart.Control{
+	e := figure.Explorable{Controls: []figure.Control{
 		{Label: "base delay", Values: durations(bases), Start: index(bases, time.Second)},
 		{Label: "clients", Values: counts, Start: len(clients) / 2},
 	}}
@@ -153,18 +152,18 @@ func Capacity(bases []time.Duration, clients []int) (chart.Explorable, error) {
 		for _, n := range clients {
 			r, err := waves.Run(waves.Exercise().WithBase(b).WithClients(n))
 			if err != nil {
-				return chart.Explorable{}, err
+				return figure.Explorable{}, err
 			}
 			h, err := r.CapacityFigure(waves.ExerciseCapacity)
 			if err != nil {
-				return chart.Explorable{}, err
+				return figure.Explorable{}, err
 			}
 			peak := r.Peak().PerSecond()
 			verdict := "over"
 			if peak <= waves.ExerciseCapacity {
 				verdict = "within"
 			}
-			e.Frames = append(e.Frames, chart.Frame{Panels: []chart.Drawable{h},
+			e.Frames = append(e.Frames, figure.Frame{Panels: []figure.Figure{h},
 				Readout: fmt.Sprintf("base %v, %d clients: peak %s/s, %.2f × the %v/s capacity (%s)", b, n, rate(peak), peak/waves.ExerciseCapacity, waves.ExerciseCapacity, verdict)})
 		}
 	}
@@ -201,44 +200,44 @@ const StrategyView = 40 * time.Second
 // base synchrony.LessonBase. Each frame shows the retries per
 // [StrategySlot] over [StrategyView], the outage shaded, and the readout the
 // row of the lesson's table for that policy and cap.
-func Strategies(caps []time.Duration) (chart.Explorable, error) {
+func Strategies(caps []time.Duration) (figure.Explorable, error) {
 	if len(caps) == 0 {
-		return chart.Explorable{}, fmt.Errorf("explore: Strategies needs at least one cap")
+		return figure.Explorable{}, fmt.Errorf("explore: Strategies needs at least one cap")
 	}
 	lineup, err := synchrony.Lineup(synchrony.LessonBase, synchrony.LessonCap)
 	if err != nil {
-		return chart.Explorable{}, err
+		return figure.Explorable{}, err
 	}
 	var labels []string
 	for _, p := range lineup {
 		labels = append(labels, schedule.Label(p.Name))
 	}
-	e := chart.Explorable{Controls: []chart.Control{
+	e := figure.Explorable{Controls: []figure.Control{
 		{Label: "policy", Values: labels, Start: 1, Buttons: true},
 		{Label: "cap", Values: durations(caps), Start: index(caps, synchrony.LessonCap)},
 	}}
-	outage := chart.Span{From: 0, To: synchrony.LessonOutage.Seconds(), Label: "outage"}
+	outage := figure.Span{From: 0, To: synchrony.LessonOutage.Seconds(), Label: "outage"}
 	for i := range lineup {
 		for _, cp := range caps {
 			policies, err := synchrony.Lineup(synchrony.LessonBase, cp)
 			if err != nil {
-				return chart.Explorable{}, err
+				return figure.Explorable{}, err
 			}
 			p := policies[i : i+1]
 			c := synchrony.Lesson()
 			rows, err := synchrony.Table(c, p, synchrony.LessonSlot)
 			if err != nil {
-				return chart.Explorable{}, err
+				return figure.Explorable{}, err
 			}
-			stack, err := synchrony.Panels(synchrony.RetriesOf(c, p), StrategySlot, StrategyView, outage)
+			stack, err := metrics.Panels(synchrony.RetriesOf(c, p), StrategySlot, StrategyView, outage)
 			if err != nil {
-				return chart.Explorable{}, err
+				return figure.Explorable{}, err
 			}
-			h := stack.Panels[0].(chart.Histogram)
+			h := stack.Panels[0].(figure.Histogram)
 			label := schedule.Label(p[0].Name)
 			h.Title = fmt.Sprintf("%s, cap %v: retries per %v", label, cp, StrategySlot)
 			r := rows.Of(p[0].Name)
-			e.Frames = append(e.Frames, chart.Frame{Panels: []chart.Drawable{h},
+			e.Frames = append(e.Frames, figure.Frame{Panels: []figure.Figure{h},
 				Readout: fmt.Sprintf("%s, cap %v: %d attempts, retry peak %d per %v, CV %.2f, %d recovered, last success at %v",
 					label, cp, r.Attempts, r.Peak.Count, r.Peak.Width, r.CV, r.Recovered, r.Last.Round(time.Millisecond))})
 		}

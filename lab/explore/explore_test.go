@@ -6,7 +6,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/backofflab/backofflab/lab/chart"
+	"github.com/backofflab/backofflab/lab/figure"
+	"github.com/backofflab/backofflab/lab/interactive"
 	"github.com/backofflab/backofflab/lab/schedule"
 	"github.com/backofflab/backofflab/lab/waves"
 )
@@ -27,7 +28,7 @@ func TestJitterWidthFramesAreTheLabsRuns(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		h := e.Frames[i].Panels[0].(chart.Histogram)
+		h := e.Frames[i].Panels[0].(figure.Histogram)
 		for k, n := range r.Histogram.Counts {
 			if h.Counts[k] != float64(n) {
 				t.Fatalf("%d%%: slot %d holds %v, the lab counts %d", p, k, h.Counts[k], n)
@@ -37,12 +38,12 @@ func TestJitterWidthFramesAreTheLabsRuns(t *testing.T) {
 		if !strings.Contains(e.Frames[i].Readout, peak) || !strings.Contains(h.Title, peak) {
 			t.Errorf("%d%%: readout %q, title %q, want %s", p, e.Frames[i].Readout, h.Title, peak)
 		}
-		marked := e.Frames[i].Panels[1].(chart.Lines).Series[1]
+		marked := e.Frames[i].Panels[1].(figure.Lines).Series[1]
 		if math.Abs(marked.X[0]-float64(p)) > 1e-9 || marked.Y[0] != r.Peak().PerSecond() {
 			t.Errorf("%d%%: marked point (%v, %v), want (%d, %v)", p, marked.X[0], marked.Y[0], p, r.Peak().PerSecond())
 		}
 	}
-	if _, err := e.HTML(); err != nil {
+	if _, err := interactive.HTML(e); err != nil {
 		t.Fatal(err)
 	}
 }
@@ -72,8 +73,8 @@ func TestExplorablesBuild(t *testing.T) {
 	if r := strategies.Frames[len(StrategyCaps())].Readout; !strings.HasPrefix(r, "full jitter, cap 1s: ") {
 		t.Errorf("Strategies readout %q, want it to start with the label of full jitter and the cap", r)
 	}
-	for _, e := range []chart.Explorable{slot, capacity, strategies} {
-		if _, err := e.HTML(); err != nil {
+	for _, e := range []figure.Explorable{slot, capacity, strategies} {
+		if _, err := interactive.HTML(e); err != nil {
 			t.Error(err)
 		}
 	}

@@ -6,12 +6,14 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"regexp"
 	"slices"
 	"time"
 
-	"github.com/backofflab/backofflab/lab/chart"
+	"github.com/backofflab/backofflab/lab/figure"
 	"github.com/backofflab/backofflab/lab/metrics"
 	"github.com/backofflab/backofflab/lab/schedule"
+	"github.com/backofflab/backofflab/lab/table"
 	"github.com/backofflab/backofflab/retry"
 )
 
@@ -54,38 +56,109 @@ func Outcome(resp *http.Response, err error) string {
 	return resp.Status
 }
 
-// CompareCohorts runs RetryAfterCohort once for each policy of lineup
-// (a nil Policy is retry.DefaultPolicy), with clients clients and the
-// given seed, writes one row per cohort to w (the retries, the shortest
-// and longest wait, the fullest 10 ms of planned waits, and whether every
-// retry came at least a second after its client's 503) and returns a figure of the arrivals at
-// the server per 10 ms, one panel per cohort on one scale.
-func CompareCohorts(w io.Writer, clients int, seed uint64, lineup []schedule.Named) (chart.Stack, error) {
-	const slot = 10 * time.Millisecond
-	fig := chart.Stack{Title: fmt.Sprintf("Arrivals at the server per 10 ms: %d first requests, then %d retries told Retry-After: 1", clients, clients), ShareY: true}
-	tw := newTable(w, "cohort\tretries\tshortest\tlongest\tfullest 10 ms\tall ≥ 1 s after their 503\t")
+// Comparison is one RetryAfterCohort per policy of a lineup, in order.
+type Comparison struct {
+	// Clients is the size of each cohort.
+	Clients int
+	// Names are the lineup's names and Cohorts their cohorts.
+	Names   []string
+	Cohorts []Cohort
+}
+
+// CompareCohorts runs RetryAfterCohort once for each policy of lineup (a
+// nil Policy is retry.DefaultPolicy), with clients clients and the given
+// seed.
+func CompareCohorts(clients int, seed uint64, lineup []schedule.Named) (Comparison, error) {
+	cmp := Comparison{Clients: clients}
 	for _, n := range lineup {
 		c, err := RetryAfterCohort(clients, n.Policy, seed)
 		if err != nil {
-			return chart.Stack{}, err
+			return Comparison{}, err
 		}
-		planned, err := metrics.Count(c.Waits, slot)
+		cmp.Names = append(cmp.Names, n.Name)
+		cmp.Cohorts = append(cmp.Cohorts, c)
+	}
+	return cmp, nil
+}
+
+// compareSlot is the slot the comparison counts waits and arrivals in.
+const compareSlot = 10 * time.Millisecond
+
+// Table returns one row per cohort: the retries, the shortest and longest
+// wait, the fullest 10 ms of planned waits, and whether every retry came at
+// least a second after its client's 503.
+func (cmp Comparison) Table() (table.Table, error) {
+	t := table.New("cohort", "retries", "shortest", "longest", "fullest 10 ms", "all ≥ 1 s after their 503")
+	for i, c := range cmp.Cohorts {
+		if len(c.Waits) == 0 {
+			return table.Table{}, fmt.Errorf("flaky: cohort %q made no retries", cmp.Names[i])
+		}
+		planned, err := metrics.Count(c.Waits, compareSlot)
 		if err != nil {
-			return chart.Stack{}, err
+			return table.Table{}, err
 		}
-		arrived, err := metrics.Count(c.Arrivals, slot)
+		t.Add(cmp.Names[i], len(c.Waits), slices.Min(c.Waits).Round(time.Millisecond), slices.Max(c.Waits).Round(time.Millisecond),
+			planned.Peak().Count, table.Num("%v", c.FloorKept))
+	}
+	return t, nil
+}
+
+// Figure returns the arrivals at the server per 10 ms, one panel per
+// cohort on one scale, each titled with its retries' fullest 10 ms.
+func (cmp Comparison) Figure() (figure.Stack, error) {
+	fig := figure.Stack{Title: fmt.Sprintf("Arrivals at the server per 10 ms: %d first requests, then %d retries told Retry-After: 1", cmp.Clients, cmp.Clients)}
+	for i, c := range cmp.Cohorts {
+		arrived, err := metrics.Count(c.Arrivals, compareSlot)
 		if err != nil {
-			return chart.Stack{}, err
+			return figure.Stack{}, err
 		}
-		fmt.Fprintf(tw, "%s\t%d\t%v\t%v\t%d\t%v\t\n", n.Name, len(c.Waits), slices.Min(c.Waits).Round(time.Millisecond),
-			slices.Max(c.Waits).Round(time.Millisecond), planned.Peak().Count, c.FloorKept)
-		retries := arrived.Counts[min(int(time.Second/slot), len(arrived.Counts)):]
-		fig.Panels = append(fig.Panels, chart.Histogram{
-			Title:  fmt.Sprintf("%s: the retries' fullest 10 ms holds %d", n.Name, slices.Max(append(retries, 0))),
+		retries := arrived.Counts[min(int(time.Second/compareSlot), len(arrived.Counts)):]
+		fig.Panels = append(fig.Panels, figure.Histogram{
+			Title:  fmt.Sprintf("%s: the retries' fullest 10 ms holds %d", cmp.Names[i], slices.Max(append(retries, 0))),
 			YLabel: "requests per 10 ms",
 			Slot:   arrived.Slot,
-			Counts: chart.Float64s(arrived.Counts),
+			Counts: figure.Float64s(arrived.Counts),
 		})
 	}
-	return fig, tw.Flush()
+	return fig, nil
+}
+
+// RoundedLeft returns err's text with the time left that it reports ("> 1s
+// left") rounded up to the half second: that time is read from the clock,
+// so it moves by a few milliseconds between runs.
+func RoundedLeft(err error) string {
+	if err == nil {
+		return "<nil>"
+	}
+	left, half := regexp.MustCompile(`> (\S+) left`), 500*time.Millisecond
+	return left.ReplaceAllStringFunc(err.Error(), func(m string) string {
+		d, perr := time.ParseDuration(left.FindStringSubmatch(m)[1])
+		if perr != nil {
+			return m
+		}
+		return fmt.Sprintf("> %v left", (d+half-1)/half*half)
+	})
+}
+
+// RetryAfterTable returns how package retry reads each Retry-After value
+// at the time now: the wait it requires, or why it ignores the value.
+func RetryAfterTable(now time.Time, values ...string) table.Table {
+	t := table.New("Retry-After", "the client")
+	for _, v := range values {
+		if d, err := retry.ParseRetryAfter(v, now); err != nil {
+			t.Add(fmt.Sprintf("%q", v), "ignored: "+err.Error())
+		} else {
+			t.Add(fmt.Sprintf("%q", v), fmt.Sprintf("wait at least %v", d))
+		}
+	}
+	return t
+}
+
+// StatsTable returns a retry.Counters snapshot as one line: the attempts,
+// retries, refusals by the budget and the breaker, give-ups and breaker
+// changes.
+func StatsTable(st retry.Stats) table.Table {
+	t := table.New("attempts", "retries", "budget refusals", "breaker refusals", "give-ups", "breaker changes")
+	t.Add(st.Attempts, st.Retries, st.BudgetRefusals, st.BreakerRefusals, st.GiveUps, st.BreakerChanges)
+	return t
 }

@@ -1,7 +1,6 @@
 package flaky
 
 import (
-	"bytes"
 	"context"
 	"net/http"
 	"strings"
@@ -50,20 +49,27 @@ func TestCompareCohorts(t *testing.T) {
 	if testing.Short() {
 		t.Skip("two cohorts, over a second each")
 	}
-	var b bytes.Buffer
 	lineup := []schedule.Named{{Name: "exact", Policy: schedule.Constant{}}, {Name: "jittered"}}
-	fig, err := CompareCohorts(&b, 20, 1, lineup)
+	cmp, err := CompareCohorts(20, 1, lineup)
 	if err != nil {
 		t.Fatal(err)
 	}
-	lines := strings.Split(strings.TrimRight(b.String(), "\n"), "\n")
+	tb, err := cmp.Table()
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(strings.TrimRight(tb.String(), "\n"), "\n")
 	if len(lines) != 3 || !strings.Contains(lines[1], "exact") || !strings.Contains(lines[1], "1s") || !strings.HasSuffix(lines[2], "true") {
-		t.Errorf("table:\n%s", b.String())
+		t.Errorf("table:\n%s", tb)
+	}
+	fig, err := cmp.Figure()
+	if err != nil {
+		t.Fatal(err)
 	}
 	if len(fig.Panels) != 2 || !strings.Contains(fig.Title, "20 first requests") {
 		t.Errorf("figure: %d panels, title %q", len(fig.Panels), fig.Title)
 	}
-	if _, err := CompareCohorts(&b, 0, 1, lineup); err == nil {
+	if _, err := CompareCohorts(0, 1, lineup); err == nil {
 		t.Error("CompareCohorts with no clients: no error")
 	}
 }

@@ -78,3 +78,34 @@ func ExampleSpreadOf() {
 	// Output:
 	// 928 ± 42 (n = 5, 880 to 990)
 }
+
+// The busy slots of a histogram: the slots that hold events.
+func ExampleHistogram_BusyTable() {
+	h, err := metrics.Count([]time.Duration{time.Second, time.Second, 3 * time.Second}, time.Second)
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	fmt.Print(h.BusyTable())
+	// Output:
+	// slot at  count
+	//      1s      2
+	//      3s      1
+	// slots with events: 2 of 4
+}
+
+// Two streams measured in 1 s slots: one in step, one spread evenly.
+func ExampleMeasureTable() {
+	inStep := metrics.Times{time.Second, time.Second, time.Second, time.Second}
+	even := metrics.Times{0, time.Second, 2 * time.Second, 3 * time.Second}
+	t, err := metrics.MeasureTable([]metrics.Stream{{Name: "in step", Source: inStep}, {Name: "even", Source: even}}, time.Second)
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	fmt.Print(t)
+	// Output:
+	// stream   events           peak         CV
+	// in step       4  4 in 1s at 1s  undefined
+	// even          4  1 in 1s at 0s       0.00
+}

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"math"
 	"slices"
+	"strings"
 	"testing"
 	"time"
 
@@ -295,5 +296,42 @@ func TestPeakFromLooksOnlyAtLaterSlots(t *testing.T) {
 	}
 	if p := (Histogram{}).PeakFrom(time.Second); p != (Peak{}) {
 		t.Errorf("PeakFrom on a histogram without a slot = %+v, want the zero Peak", p)
+	}
+}
+
+func TestHistogramFigure(t *testing.T) {
+	h, err := Count([]time.Duration{0, 5 * time.Millisecond, 25 * time.Millisecond}, 20*time.Millisecond)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f := h.Figure()
+	if f.Slot != 20*time.Millisecond || len(f.Counts) != 2 || f.Counts[0] != 2 || f.Counts[1] != 1 || f.Validate() != nil {
+		t.Errorf("Figure() = %+v, want two slots of 20ms holding 2 and 1", f)
+	}
+}
+
+func TestStreamsAndCVTable(t *testing.T) {
+	even := Even(600, time.Second)
+	if len(even) != 600 || even[1] != time.Second/600 || Even(0, time.Second) != nil {
+		t.Fatalf("Even: %d times, second at %v", len(even), even[1])
+	}
+	poisson, err := Poisson(600, 600, lcg.MustNew(lcg.DefaultSeed))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, bad := range []struct {
+		n    int
+		rate float64
+		r    interface{ Float64() float64 }
+	}{{0, 1, lcg.MustNew(1)}, {1, 0, lcg.MustNew(1)}, {1, math.Inf(1), lcg.MustNew(1)}, {1, 1, nil}} {
+		if _, err := Poisson(bad.n, bad.rate, bad.r); err == nil {
+			t.Errorf("Poisson(%d, %v, %v): no error", bad.n, bad.rate, bad.r)
+		}
+	}
+	got := CVTable(Stream{"even", Times(even)}, Stream{"poisson", Times(poisson)}, Stream{"one instant", Times{5, 5, 5}}).String()
+	for _, want := range []string{"even         0.00", "poisson      1.03", "one instant  metrics: all events at one instant"} {
+		if !strings.Contains(got, want) {
+			t.Errorf("CVTable lacks %q:\n%s", want, got)
+		}
 	}
 }

@@ -81,7 +81,7 @@ func ExampleResult_Columns() {
 }
 
 // A Board runs the lesson's four variants on one time ruler; its figures
-// (Timeline, Lines, Work) go to chart.Show in a notebook.
+// (Timeline, Lines, Work) go to static.Show in a notebook.
 func ExampleNewBoard() {
 	b, err := overload.NewBoard(overload.Remedies(overload.Lesson()))
 	if err != nil {

@@ -6,7 +6,7 @@ import (
 	"fmt"
 	"slices"
 
-	"github.com/backofflab/backofflab/lab/chart"
+	"github.com/backofflab/backofflab/lab/figure"
 )
 
 // Named is a Config with the name the lesson's tables and figures give it.
@@ -166,12 +166,12 @@ func (q Quantity) value(p Point) float64 {
 }
 
 // dip shades the capacity dip, if any.
-func (b *Board) dip() []chart.Span {
+func (b *Board) dip() []figure.Span {
 	c := b.Configs[0]
 	if c.DipEnd <= c.DipStart {
 		return nil
 	}
-	return []chart.Span{{From: c.DipStart.Seconds(), To: c.DipEnd.Seconds(), Label: "dip"}}
+	return []figure.Span{{From: c.DipStart.Seconds(), To: c.DipEnd.Seconds(), Label: "dip"}}
 }
 
 // reference is the dashed line that reads q: normal capacity for the
@@ -182,13 +182,13 @@ func (b *Board) dip() []chart.Span {
 // data run along their reference (capacity, the new-request rate) to the
 // end of the run, where a line's label is written, so [Board.Lines] draws
 // those as a series of their own, named in the legend (see flat).
-func (b *Board) reference(q Quantity) []chart.HLine {
+func (b *Board) reference(q Quantity) []figure.HLine {
 	c := b.Configs[0]
 	switch q {
 	case Wasted:
-		return []chart.HLine{{Y: c.Capacity, Label: fmt.Sprintf("capacity %g/s", c.Capacity)}}
+		return []figure.HLine{{Y: c.Capacity, Label: fmt.Sprintf("capacity %g/s", c.Capacity)}}
 	case Queue:
-		return []chart.HLine{{Y: c.Capacity * c.Timeout.Seconds(), Label: fmt.Sprintf("%v of work: queued attempts time out", c.Timeout)}}
+		return []figure.HLine{{Y: c.Capacity * c.Timeout.Seconds(), Label: fmt.Sprintf("%v of work: queued attempts time out", c.Timeout)}}
 	}
 	return nil
 }
@@ -200,8 +200,8 @@ func (b *Board) reference(q Quantity) []chart.HLine {
 // the new-request rate as a last, flat series named in the legend (a dashed
 // line's label would sit on the data). The references use the first run's
 // Config.
-func (b *Board) Lines(q Quantity) chart.Lines {
-	l := chart.Lines{
+func (b *Board) Lines(q Quantity) figure.Lines {
+	l := figure.Lines{
 		Title:  q.String(),
 		XLabel: "time (s)",
 		YLabel: q.String(),
@@ -210,7 +210,7 @@ func (b *Board) Lines(q Quantity) chart.Lines {
 		Spans:  b.dip(),
 	}
 	for i, r := range b.Results {
-		s := chart.Series{Name: b.Names[i], X: make([]float64, len(r.Timeline)), Y: make([]float64, len(r.Timeline))}
+		s := figure.Series{Name: b.Names[i], X: make([]float64, len(r.Timeline)), Y: make([]float64, len(r.Timeline))}
 		for k, p := range r.Timeline {
 			s.X[k], s.Y[k] = p.Start.Seconds(), q.value(p)
 		}
@@ -227,15 +227,15 @@ func (b *Board) Lines(q Quantity) chart.Lines {
 }
 
 // flat is the series at y from 0 to the end of a run of length d.
-func flat(name string, y float64, d time.Duration) chart.Series {
-	return chart.Series{Name: name, X: []float64{0, d.Seconds()}, Y: []float64{y, y}}
+func flat(name string, y float64, d time.Duration) figure.Series {
+	return figure.Series{Name: name, X: []float64{0, d.Seconds()}, Y: []float64{y, y}}
 }
 
 // Timeline returns offered load, goodput and queue length as three panels on
 // one time ruler, one line per run, the dip shaded in every panel.
-func (b *Board) Timeline() chart.Stack {
+func (b *Board) Timeline() figure.Stack {
 	c := b.Configs[0]
-	s := chart.Stack{
+	s := figure.Stack{
 		Title: fmt.Sprintf("%g requests/s, capacity %g/s, timeout %v, capacity ×%g from %v to %v",
 			c.Rate, c.Capacity, c.Timeout, c.DipCapacity, c.DipStart, c.DipEnd),
 	}
@@ -253,17 +253,17 @@ func (b *Board) Timeline() chart.Stack {
 // with the normal capacity as a dashed line and the dip shaded. The y axis
 // reaches a quarter above the capacity, so that the line's label sits
 // above the bars that fill the capacity.
-func (b *Board) Work(name string) (chart.Histogram, error) {
+func (b *Board) Work(name string) (figure.Histogram, error) {
 	i, err := b.index(name)
 	if err != nil {
-		return chart.Histogram{}, err
+		return figure.Histogram{}, err
 	}
 	col := b.Results[i].Columns()
-	return chart.Histogram{
+	return figure.Histogram{
 		Title:  fmt.Sprintf("What the server spends its capacity on: %s", name),
 		YLabel: "entries served per second",
 		Slot:   b.Configs[i].Sample,
-		Layers: []chart.Layer{
+		Layers: []figure.Layer{
 			{Name: "client still waiting (goodput)", Counts: col.Goodput},
 			{Name: "client gave up (wasted)", Counts: col.Wasted},
 		},

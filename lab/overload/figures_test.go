@@ -5,6 +5,9 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/backofflab/backofflab/lab/interactive"
+	"github.com/backofflab/backofflab/lab/static"
 )
 
 func TestRemedies(t *testing.T) {
@@ -64,10 +67,10 @@ func TestBoardFigures(t *testing.T) {
 				}
 			}
 		}
-		if _, err := l.PNG(); err != nil {
+		if _, err := static.PNG(l); err != nil {
 			t.Errorf("%v: %v", q, err)
 		}
-		if _, err := l.HTML(); err != nil {
+		if _, err := interactive.HTML(l); err != nil {
 			t.Errorf("%v: %v", q, err)
 		}
 	}
@@ -90,7 +93,7 @@ func TestBoardFigures(t *testing.T) {
 	if len(st.Panels) != 3 {
 		t.Fatalf("timeline has %d panels, want 3", len(st.Panels))
 	}
-	if _, err := st.PNG(); err != nil {
+	if _, err := static.PNG(st); err != nil {
 		t.Error(err)
 	}
 	w, err := b.Work("no limit")
@@ -105,7 +108,7 @@ func TestBoardFigures(t *testing.T) {
 			t.Errorf("no limit at %d s: goodput %v, wasted %v; want 0 and 1000", k, good[k], waste[k])
 		}
 	}
-	if _, err := w.PNG(); err != nil {
+	if _, err := static.PNG(w); err != nil {
 		t.Error(err)
 	}
 	if _, err := b.Work("nobody"); err == nil || !strings.Contains(err.Error(), "no limit") {

@@ -1,7 +1,6 @@
 package overload
 
 import (
-	"bytes"
 	"strings"
 	"testing"
 	"time"
@@ -55,31 +54,71 @@ func TestResultHelpers(t *testing.T) {
 	}
 }
 
-func TestWriteTables(t *testing.T) {
+func TestTables(t *testing.T) {
 	b, err := NewBoard(Remedies(short()))
 	if err != nil {
 		t.Fatal(err)
 	}
-	var out bytes.Buffer
-	if err := b.WriteTable(&out); err != nil {
-		t.Fatal(err)
-	}
-	lines := strings.Split(strings.TrimRight(out.String(), "\n"), "\n")
+	out := b.Table().String()
+	lines := strings.Split(strings.TrimRight(out, "\n"), "\n")
 	if len(lines) != 5 || !strings.Contains(lines[1], "no limit") || !strings.Contains(lines[1], "never") || !strings.Contains(lines[4], "pacing") {
-		t.Errorf("Board.WriteTable: want a header and the four runs:\n%s", out.String())
+		t.Errorf("Board.Table: want a header and the four runs:\n%s", out)
 	}
-	out.Reset()
 	settings := []Named{{"short", short()}, {"no dip", short().WithDipLength(0)}}
-	if err := WriteBudgetTable(&out, settings); err != nil {
+	bt, err := BudgetTable(settings)
+	if err != nil {
 		t.Fatal(err)
 	}
-	lines = strings.Split(strings.TrimRight(out.String(), "\n"), "\n")
+	lines = strings.Split(strings.TrimRight(bt.String(), "\n"), "\n")
 	if len(lines) != 3 || !strings.Contains(lines[2], "no dip") || !strings.Contains(lines[2], "1.00×") {
-		t.Errorf("WriteBudgetTable: want a header and two settings:\n%s", out.String())
+		t.Errorf("BudgetTable: want a header and two settings:\n%s", bt)
 	}
 	bad := short()
 	bad.Rate = -1
-	if err := WriteBudgetTable(&out, []Named{{"bad", bad}}); err == nil || !strings.Contains(err.Error(), `"bad"`) {
-		t.Errorf("WriteBudgetTable of a bad setting: %v, want an error naming it", err)
+	if _, err := BudgetTable([]Named{{"bad", bad}}); err == nil || !strings.Contains(err.Error(), `"bad"`) {
+		t.Errorf("BudgetTable of a bad setting: %v, want an error naming it", err)
+	}
+}
+
+// The lesson's tables: lines of lesson 10.
+func TestLessonTables(t *testing.T) {
+	has := func(name, s string, want ...string) {
+		t.Helper()
+		for _, w := range want {
+			if !strings.Contains(s, w) {
+				t.Errorf("%s lacks %q:\n%s", name, w, s)
+			}
+		}
+	}
+	c := Lesson()
+	has("Arithmetic", c.Arithmetic().String(), "capacity × timeout      1000 entries  a longer queue abandons everything it holds",
+		"capacity − arrivals    200 entries/s  to spare for working off a backlog")
+	dips, err := DipTable(c, time.Second, 2*time.Second)
+	if err != nil {
+		t.Fatal(err)
+	}
+	has("DipTable", dips.String(), " 1s                 790      after 0s            0", " 2s                2387         never        70040")
+	attempts, err := AttemptsTable(c, 3)
+	if err != nil {
+		t.Fatal(err)
+	}
+	has("AttemptsTable", attempts.String(), "       1     800 attempts/s          1.00×          1.00×    after 7.4s            0",
+		"       3    2400 attempts/s          2.62×          3.00×         never        71040")
+	b, err := RemedyBoard(c, "no limit", "budget")
+	if err != nil {
+		t.Fatal(err)
+	}
+	has("AfterDipTable", b.AfterDipTable().String(), "no limit                 47000       47000   100%", "budget                   41764       16196    39%")
+	r, err := Run(c.WithBudget().WithSample(time.Second))
+	if err != nil {
+		t.Fatal(err)
+	}
+	tl, err := r.TimelineTable(10, 24)
+	if err != nil {
+		t.Fatal(err)
+	}
+	has("TimelineTable", tl.String(), "12s             795               1586   3182", "23s             823                807   1777")
+	if _, err := r.TimelineTable(24, 10); err == nil {
+		t.Error("TimelineTable(24, 10): no error")
 	}
 }

@@ -2,7 +2,6 @@ package synchrony
 
 import (
 	"testing"
-	"time"
 )
 
 // BenchmarkArrivals reports attempts generated per second for the lesson's
@@ -33,19 +32,4 @@ func BenchmarkLessonTable(b *testing.B) {
 			b.Fatal(err)
 		}
 	}
-}
-
-// BenchmarkMeasure reports events read per second by both detectors.
-func BenchmarkMeasure(b *testing.B) {
-	ev, err := Cron{Instances: 1000, Period: time.Minute, Runs: 100, Offset: 1, Seed: 1}.Events()
-	if err != nil {
-		b.Fatal(err)
-	}
-	b.ReportAllocs()
-	for b.Loop() {
-		if _, err := Measure(Times(ev), time.Second); err != nil {
-			b.Fatal(err)
-		}
-	}
-	b.ReportMetric(float64(len(ev))*float64(b.N)/b.Elapsed().Seconds(), "events/s")
 }

@@ -57,7 +57,7 @@ const (
 // later.
 // An attempt at t ≥ Outage succeeds and ends the client; an attempt that would
 // come at or after Horizon is not made; with MaxAttempts set, a client stops
-// after that many attempts. Times are whole nanoseconds; a sum of waits that
+// after that many attempts. metrics.Times are whole nanoseconds; a sum of waits that
 // would overflow saturates at the largest Duration (and so passes Horizon), and
 // a negative wait from a custom policy counts as 0.
 //
@@ -192,7 +192,7 @@ type Arrival struct {
 type Arrivals []Arrival
 
 // Events returns the times of every attempt of the cohort, client by client:
-// it makes a Cohort a Source.
+// it makes a Cohort a metrics.Source.
 func (c Cohort) Events() ([]time.Duration, error) {
 	a, err := c.Arrivals()
 	if err != nil {
@@ -201,7 +201,7 @@ func (c Cohort) Events() ([]time.Duration, error) {
 	return a.Times(), nil
 }
 
-// Retries is a Source of a cohort's retries only: every attempt but the
+// Retries is a metrics.Source of a cohort's retries only: every attempt but the
 // first of each client.
 type Retries struct{ Cohort Cohort }
 
@@ -214,7 +214,7 @@ func (r Retries) Events() ([]time.Duration, error) {
 	return a.Retries().Times(), nil
 }
 
-// Times returns the time of each arrival, in the same order.
+// metrics.Times returns the time of each arrival, in the same order.
 func (a Arrivals) Times() []time.Duration {
 	ts := make([]time.Duration, len(a))
 	for i, x := range a {
@@ -304,3 +304,18 @@ func (c Cohort) String() string {
 	}
 	return s + fmt.Sprintf(", seed %d", c.Seed)
 }
+
+// Walk calls yield with every attempt of the cohort, client by client and
+// each client's in order, until yield returns false or the run ends: the
+// walk every Arrivals is made of, for the models built on a cohort (the
+// synchronisers, the layers, the crash loop). c must be valid.
+func (c Cohort) Walk(yield func(Arrival) bool) { c.walk(yield) }
+
+// Within returns the time that the uniform draw u in [0, 1) picks from
+// [0, span): the offset of a first attempt spread over span, as a Cohort
+// draws it.
+func Within(span time.Duration, u float64) time.Duration { return within(span, u) }
+
+// Later returns t + d, saturating at the largest Duration, as a Cohort adds
+// its waits: a sum that would overflow passes every horizon.
+func Later(t, d time.Duration) time.Duration { return add(t, d) }

@@ -138,7 +138,7 @@ func TestMatchesCohortPackage(t *testing.T) {
 func TestSameSeed(t *testing.T) {
 	c := Lesson().WithPolicy(schedule.FullJitter{Base: LessonBase, Cap: LessonCap})
 	c.SameSeed = true
-	r, err := Measure(Retries{c}, LessonSlot)
+	r, err := metrics.Measure(Retries{c}, LessonSlot)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -146,7 +146,7 @@ func TestSameSeed(t *testing.T) {
 		t.Errorf("same seed everywhere: retry peak %v, want all %d clients in one slot", r.Peak, LessonClients)
 	}
 	c.SameSeed = false
-	if r, _ := Measure(Retries{c}, LessonSlot); r.Peak.Count > LessonClients/10 {
+	if r, _ := metrics.Measure(Retries{c}, LessonSlot); r.Peak.Count > LessonClients/10 {
 		t.Errorf("independent draws: retry peak %v, want a small fraction of the clients", r.Peak)
 	}
 }

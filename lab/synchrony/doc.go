@@ -1,5 +1,6 @@
-// Package synchrony generates the event times of populations that share a
-// clock start, and measures how much in step those events stay.
+// Package synchrony is the open-loop model of a cohort that fails together:
+// the attempt times of clients that share a clock start, and how much in
+// step they stay.
 //
 // A shared failure is the lessons' main example. Every client of a dependency
 // that fails sees the failure at the same moment, so its first attempts are
@@ -8,43 +9,25 @@
 // those attempt times. Without jitter every client computes the same waits and
 // the population stays in step, retry after retry and at the cap; with
 // jitter each client draws its own waits and the population spreads out.
+// Table runs a cohort under each policy of a Lineup and measures it with
+// the two detectors of package metrics (metrics.Measure): the peak at a
+// stated slot width, and the coefficient of variation (CV) of the gaps
+// between attempts.
 //
-// Retries are not the only thing that lines clients up. Cron, TTL,
-// RollingRestart and PartitionHeal generate the events of four other
-// synchronisers — jobs started on the minute, cache keys written together,
-// instances restarted in batches, nodes reconnecting when a partition
-// heals — each with an optional random offset of a fraction of its natural
-// interval, the remedy they share.
-//
-// Every generator is a Source, and Measure reads any Source with the same
-// two detectors:
-//
-//   - the peak: the most events in one slot of a stated width (a peak without
-//     its width means nothing; see package metrics);
-//   - the coefficient of variation (CV) of the gaps between consecutive
-//     events: about 0 for evenly spaced events, about 1 for independent
-//     (Poisson-like) ones, and far above 1 for bursts separated by silence,
-//     which is what a population in step produces.
-//
-// WindowPeaks follows the peak over time, one window after another, to show
-// whether a population keeps spreading or stays in step.
-//
-// Two failure modes that backoff alone does not prevent have their own small
-// models. Layered puts an inner layer that retries at once beneath a
-// cohort's policy: its immediate retries of the shared failure bring the
-// spike back whatever the outer jitter. Warmup restarts one instance into a
-// cohort's retries: a cold instance knocked over by them restarts cold again
-// (a crash loop), unless a readiness gate keeps it out of traffic until it
-// is warm.
+// The models built on a cohort have packages of their own: lab/layered (an
+// inner layer that retries at once beneath the cohort's policy),
+// lab/crashloop (an instance restarted into the cohort's retries, and the
+// readiness gate) and lab/synchronisers (cron jobs, TTLs, rolling restarts
+// and healing partitions, and the random offset they share).
 //
 // # Randomness
 //
-// Every generator draws from one lcg.LCG seeded with its Seed, participant by
-// participant (participant 0's draws first, in the order it needs them,
-// then participant 1's, and so on), so the same value always gives the same
-// events. A Cohort with SameSeed restarts the generator from Seed for every
-// client instead: the fleet that seeds every process from the same constant,
-// whose "random" waits are identical everywhere.
+// A cohort draws from one lcg.LCG seeded with its Seed, client by client
+// (client 0's draws first, in the order it needs them, then client 1's, and
+// so on), so the same value always gives the same attempts. A Cohort with
+// SameSeed restarts the generator from Seed for every client instead: the
+// fleet that seeds every process from the same constant, whose "random"
+// waits are identical everywhere.
 //
 // # Relation to the other lessons' models
 //
@@ -57,11 +40,8 @@
 // exponential backoff from a whole-millisecond base, say) its attempts are
 // exactly those of package cohort with an unlimited dependency.
 //
-// # The models' sources
+// # The model's source
 //
-// Each model is one short file, written to be read, and the only engine
-// there is: reference.go (the Cohort), reference_layered.go,
-// reference_warmup.go and reference_synchronisers.go. [Reference],
-// [LayeredReference], [WarmupReference] and [SynchronisersReference] return
-// them for a lesson to print.
+// The model is one short file, written to be read, and the only engine
+// there is: reference.go. [Reference] returns it for a lesson to print.
 package synchrony

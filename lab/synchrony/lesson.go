@@ -2,13 +2,13 @@ package synchrony
 
 import (
 	"fmt"
-	"io"
-	"text/tabwriter"
+	"slices"
 	"time"
 
-	"github.com/backofflab/backofflab/lab/chart"
 	"github.com/backofflab/backofflab/lab/lcg"
+	"github.com/backofflab/backofflab/lab/metrics"
 	"github.com/backofflab/backofflab/lab/schedule"
+	"github.com/backofflab/backofflab/lab/table"
 )
 
 // The lesson's setting for jitter at the cap, used by CapLesson: a short
@@ -62,113 +62,13 @@ func (p FixedFirst) Delay(n int, prev time.Duration, r schedule.Uniform) time.Du
 // (LessonBase, LessonCap) done right, and in the two ways of losing its
 // effect after the first attempts: a plain first retry (FixedFirst after
 // LessonBase) and one seed for every client (Cohort.SameSeed).
-func LostJitter() []Stream {
+func LostJitter() []metrics.Stream {
 	full := Lesson().WithPolicy(schedule.FullJitter{Base: LessonBase, Cap: LessonCap})
-	return []Stream{
+	return []metrics.Stream{
 		{Name: "full jitter", Source: Retries{full}},
 		{Name: "full jitter, plain first retry", Source: Retries{full.WithPolicy(FixedFirst{First: LessonBase, Then: full.Policy})}},
 		{Name: "full jitter, one seed for all", Source: Retries{full.WithSameSeed()}},
 	}
-}
-
-// A Synchroniser is one of the lesson's other sources of synchronisation:
-// a setting whose events can be generated with any offset, and the slot
-// width and time span at which the lesson measures and draws them.
-type Synchroniser struct {
-	// Name says what lines up.
-	Name string
-	// Interval is the setting's natural interval, of which an offset is a
-	// fraction.
-	Interval time.Duration
-	// Slot is the width at which the peak is reported.
-	Slot time.Duration
-	// Span is the time the lesson's figures draw, from 0.
-	Span time.Duration
-	// With returns the setting's events with the given offset, a fraction
-	// of its natural interval in [0, 1].
-	With func(offset float64) Source
-}
-
-// Synchronisers returns the lesson's four settings, each seeded with
-// lcg.DefaultSeed:
-//
-//   - cron: 500 instances run a job every minute, for 10 minutes, measured in
-//     1 s slots;
-//   - ttl: 500 keys written together with a 5 minute TTL, reloaded on every
-//     expiry, for an hour, in 1 s slots;
-//   - restart: 100 instances restarted 10 at a time every 30 s, each opening a
-//     pool of 20 connections, in 10 ms slots;
-//   - heal: 1000 nodes reconnecting every second through a partition that
-//     heals at 30.5 s, in 10 ms slots.
-func Synchronisers() []Synchroniser {
-	seed := int64(lcg.DefaultSeed)
-	return []Synchroniser{
-		{Name: "cron", Interval: time.Minute, Slot: time.Second, Span: 10 * time.Minute, With: func(f float64) Source {
-			return Cron{Instances: 500, Period: time.Minute, Runs: 10, Offset: f, Seed: seed}
-		}},
-		{Name: "ttl", Interval: 5 * time.Minute, Slot: time.Second, Span: time.Hour, With: func(f float64) Source {
-			return TTL{Keys: 500, TTL: 5 * time.Minute, Offset: f, Horizon: time.Hour, Seed: seed}
-		}},
-		{Name: "restart", Interval: 30 * time.Second, Slot: 10 * time.Millisecond, Span: 5 * time.Minute, With: func(f float64) Source {
-			return RollingRestart{Instances: 100, Batch: 10, Step: 30 * time.Second, Connections: 20, Offset: f, Seed: seed}
-		}},
-		{Name: "heal", Interval: time.Second, Slot: 10 * time.Millisecond, Span: 33 * time.Second, With: func(f float64) Source {
-			return PartitionHeal{Nodes: 1000, Interval: time.Second, Heal: 30*time.Second + 500*time.Millisecond, Offset: f, Seed: seed}
-		}},
-	}
-}
-
-// Panels draws the synchroniser's events over its Span at each offset,
-// one panel per offset on one y scale (see the package-level Panels).
-func (s Synchroniser) Panels(offsets ...float64) (chart.Stack, error) {
-	var streams []Stream
-	for _, f := range offsets {
-		name := s.Name + ", no offset"
-		if f > 0 {
-			name = fmt.Sprintf("%s, offset up to %g %% of %s", s.Name, 100*f, interval(s.Interval))
-		}
-		streams = append(streams, Stream{Name: name, Source: s.With(f)})
-	}
-	return Panels(streams, s.Slot, s.Span)
-}
-
-// LessonOffsets are the offsets the lesson's synchroniser table compares:
-// none, 1 % of the interval (a token offset), 20 % (a ±10 % jitter's width)
-// and the whole interval.
-var LessonOffsets = []float64{0, 0.01, 0.2, 1}
-
-// A SyncRow is one synchroniser at one offset, measured.
-type SyncRow struct {
-	Name   string
-	Offset float64
-	Reading
-}
-
-// SyncTable measures every synchroniser at every offset, at the
-// synchroniser's slot width.
-func SyncTable(ss []Synchroniser, offsets []float64) ([]SyncRow, error) {
-	var rows []SyncRow
-	for _, s := range ss {
-		for _, f := range offsets {
-			r, err := Measure(s.With(f), s.Slot)
-			if err != nil {
-				return nil, fmt.Errorf("%s, offset %g: %w", s.Name, f, err)
-			}
-			rows = append(rows, SyncRow{Name: s.Name, Offset: f, Reading: r})
-		}
-	}
-	return rows, nil
-}
-
-// WriteSyncRows prints rows as an aligned table, each peak with its slot
-// width.
-func WriteSyncRows(w io.Writer, rows []SyncRow) error {
-	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
-	fmt.Fprintln(tw, "source\toffset\tevents\tpeak\tCV")
-	for _, r := range rows {
-		fmt.Fprintf(tw, "%s\t%.0f%%\t%d\t%d in %v\t%s\n", r.Name, 100*r.Offset, r.Events, r.Peak.Count, r.Peak.Width, formatCV(r.CV))
-	}
-	return tw.Flush()
 }
 
 // FixedDraw is a schedule.Uniform that returns the same "random" draw every
@@ -180,14 +80,122 @@ type FixedDraw float64
 // Float64 returns d.
 func (d FixedDraw) Float64() float64 { return float64(d) }
 
-// interval writes a whole number of minutes or seconds as "5 min" or "30 s",
-// and anything else as time.Duration does.
-func interval(d time.Duration) string {
-	switch {
-	case d > 0 && d%time.Minute == 0:
-		return fmt.Sprintf("%d min", d/time.Minute)
-	case d > 0 && d%time.Second == 0:
-		return fmt.Sprintf("%d s", d/time.Second)
+// ByHandTable returns, for each policy of a lineup, its wait before retry n
+// after a previous wait prev with the draw u, worked out by hand (byHand,
+// in the lineup's order) beside what the policy returns (FixedDraw(u)), and
+// a note of the setting.
+func ByHandTable(lineup []schedule.Named, byHand []time.Duration, n int, prev time.Duration, u float64) (table.Table, error) {
+	if len(byHand) != len(lineup) {
+		return table.Table{}, fmt.Errorf("synchrony: %d waits by hand for %d policies: want one per policy", len(byHand), len(lineup))
 	}
-	return d.String()
+	t := table.New("policy", "by hand", "lab/schedule")
+	for i, p := range lineup {
+		t.Add(p.Name, byHand[i], p.Policy.Delay(n, prev, FixedDraw(u)))
+	}
+	t.Note("retry n = %d, previous wait %v, u = %g", n, prev, u)
+	return t, nil
+}
+
+// WaitTable returns what one client's first count waits under each policy
+// of a lineup look like, drawn from an lcg.LCG seeded with seed: the
+// shortest, the mean and the longest, and the share exactly at cap.
+func WaitTable(lineup []schedule.Named, count int, cap time.Duration, seed int64) (table.Table, error) {
+	if count < 1 || count > MaxEvents {
+		return table.Table{}, fmt.Errorf("synchrony: count %d out of range: want 1 <= count <= %d", count, MaxEvents)
+	}
+	if err := checkSeed(seed); err != nil {
+		return table.Table{}, err
+	}
+	t := table.New("policy", "shortest", "mean", "longest", "exactly the cap")
+	for _, p := range lineup {
+		waits := schedule.Delays(p.Policy, count, lcg.MustNew(seed))
+		sum, atCap := time.Duration(0), 0
+		for _, w := range waits {
+			sum += w
+			if w == cap {
+				atCap++
+			}
+		}
+		ms := time.Millisecond
+		t.Add(p.Name, slices.Min(waits).Round(ms), (sum / time.Duration(count)).Round(ms), slices.Max(waits).Round(ms), table.Num("%.1f%%", 100*float64(atCap)/float64(count)))
+	}
+	t.Note("one client, %d waits, cap %v, seed %d", count, cap, seed)
+	return t, nil
+}
+
+// VersusTable returns the jittered rows of a lesson table against its
+// first row (exponential backoff, which comes first in Lineup): each
+// one's retry peak and how many times lower, its attempts and how many more,
+// its CV and its last success; a note gives the first row's peak, attempts
+// and when every client succeeds.
+func (rs Rows) VersusTable(outage time.Duration) table.Table {
+	t := table.New("policy", "retry peak per 10 ms", "times lower", "attempts", "vs "+rs[0].Policy, "CV", "last success")
+	exp := rs[0]
+	for _, r := range rs[1:] {
+		t.Add(r.Policy, r.Peak.Count, table.Num("%.0f", float64(exp.Peak.Count)/float64(r.Peak.Count)), r.Attempts,
+			table.Num("%+.1f%%", 100*float64(r.Attempts-exp.Attempts)/float64(exp.Attempts)), table.Num("%s", metrics.FormatCV(r.CV)), r.Last.Round(time.Millisecond))
+	}
+	t.Note("%s: retry peak %d per 10 ms, %d attempts; every client succeeds at %v, %v after the outage ended",
+		exp.Policy, exp.Peak.Count, exp.Attempts, exp.Last, exp.Last-outage)
+	return t
+}
+
+// RecoveryTable runs c under each policy of a lineup and returns when its
+// clients succeeded: the mean, median, 90th percentile and last success
+// (to the millisecond), beside the attempts.
+func RecoveryTable(c Cohort, lineup []schedule.Named) (table.Table, error) {
+	t := table.New("policy", "attempts", "mean success", "median", "90th percentile", "last")
+	ms := func(d time.Duration) time.Duration { return d.Round(time.Millisecond) }
+	for _, p := range lineup {
+		a, err := Run(c.WithPolicy(p.Policy))
+		if err != nil {
+			return table.Table{}, fmt.Errorf("%s: %w", p.Name, err)
+		}
+		r := a.Recovery()
+		t.Add(p.Name, len(a), ms(r.Mean), ms(r.Median), ms(r.P90), ms(r.Last))
+	}
+	return t, nil
+}
+
+// FirstTable returns each row's first attempts: how many share the fullest
+// slot, its width and where it is.
+func (rs Rows) FirstTable() table.Table {
+	t := table.New("policy", "first attempts")
+	for _, r := range rs {
+		t.Add(r.Policy, table.Text("%d in %v at %v", r.First.Count, r.First.Width, r.First.At()))
+	}
+	return t
+}
+
+// CapPeakTable runs c under each policy of a lineup and returns, per
+// policy, its attempts (and how many times exponential backoff's, the
+// lineup's first), the peak of retries per slot in the first window and the
+// range of the peaks of the later windows.
+func CapPeakTable(c Cohort, lineup []schedule.Named, slot, window time.Duration) (table.Table, error) {
+	if len(lineup) == 0 {
+		return table.Table{}, fmt.Errorf("synchrony: CapPeakTable of no policies: want at least one")
+	}
+	t := table.New("policy", "attempts", "vs "+lineup[0].Name, fmt.Sprintf("peak per %v, first %v", slot, window), fmt.Sprintf("later %v windows", window))
+	byCount := func(a, b metrics.Peak) int { return a.Count - b.Count }
+	first := 0
+	for i, p := range lineup {
+		c.Policy = p.Policy
+		a, err := Run(c)
+		if err != nil {
+			return table.Table{}, fmt.Errorf("%s: %w", p.Name, err)
+		}
+		pk, err := c.RetryPeaks(slot, window) // one peak per window
+		if err != nil {
+			return table.Table{}, fmt.Errorf("%s: %w", p.Name, err)
+		}
+		if i == 0 {
+			first = len(a)
+		}
+		later := "none"
+		if len(pk) > 1 {
+			later = fmt.Sprintf("%d to %d", slices.MinFunc(pk[1:], byCount).Count, slices.MaxFunc(pk[1:], byCount).Count)
+		}
+		t.Add(p.Name, len(a), table.Num("%.2f×", float64(len(a))/float64(first)), pk[0].Count, table.Num("%s", later))
+	}
+	return t, nil
 }

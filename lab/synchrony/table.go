@@ -2,13 +2,11 @@ package synchrony
 
 import (
 	"fmt"
-	"io"
-	"math"
-	"text/tabwriter"
 	"time"
 
 	"github.com/backofflab/backofflab/lab/metrics"
 	"github.com/backofflab/backofflab/lab/schedule"
+	"github.com/backofflab/backofflab/lab/table"
 )
 
 // Lineup returns the policies the lesson compares, in its order, built by
@@ -75,11 +73,11 @@ func Table(c Cohort, policies []schedule.Named, slot time.Duration) (Rows, error
 		if err != nil {
 			return nil, fmt.Errorf("%s: %w", p.Name, err)
 		}
-		first, err := Measure(Times(a.First().Times()), slot)
+		first, err := metrics.Measure(metrics.Times(a.First().Times()), slot)
 		if err != nil {
 			return nil, err
 		}
-		retries, err := Measure(Times(a.Retries().Times()), slot)
+		retries, err := metrics.Measure(metrics.Times(a.Retries().Times()), slot)
 		if err != nil {
 			return nil, err
 		}
@@ -103,23 +101,13 @@ func LessonTable() (Rows, error) {
 	return Table(Lesson(), policies, LessonSlot)
 }
 
-// WriteRows prints rows as an aligned table, one line per policy name, each
-// peak with its slot width.
-func WriteRows(w io.Writer, rows Rows) error {
-	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
-	fmt.Fprintln(tw, "policy\tattempts\tretries\tfirst attempts\tretry peak\tCV\trecovered\tlast success")
-	for _, r := range rows {
-		fmt.Fprintf(tw, "%s\t%d\t%d\t%d in %v\t%d in %v at %v\t%s\t%d\t%v\n",
-			r.Policy, r.Attempts, r.Retries, r.First.Count, r.First.Width, r.Peak.Count, r.Peak.Width, r.Peak.At(),
-			formatCV(r.CV), r.Recovered, r.Last.Round(time.Millisecond))
+// Table returns the rows as a table, one line per policy name, each peak
+// with its slot width.
+func (rs Rows) Table() table.Table {
+	t := table.New("policy", "attempts", "retries", "first attempts", "retry peak", "CV", "recovered", "last success")
+	for _, r := range rs {
+		t.Add(r.Policy, r.Attempts, r.Retries, table.Num("%d in %v", r.First.Count, r.First.Width),
+			table.Text("%d in %v at %v", r.Peak.Count, r.Peak.Width, r.Peak.At()), table.Num("%s", metrics.FormatCV(r.CV)), r.Recovered, r.Last.Round(time.Millisecond))
 	}
-	return tw.Flush()
-}
-
-// formatCV prints a CV with two decimals, or "undefined" for NaN.
-func formatCV(cv float64) string {
-	if math.IsNaN(cv) {
-		return "undefined"
-	}
-	return fmt.Sprintf("%.2f", cv)
+	return t
 }

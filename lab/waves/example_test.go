@@ -2,7 +2,6 @@ package waves_test
 
 import (
 	"fmt"
-	"os"
 	"time"
 
 	"github.com/janpfeifer/must"
@@ -85,20 +84,20 @@ func ExampleModel_Attempts() {
 // The lesson's jitter widths side by side: the peak falls as the band
 // widens; the total starts to fall once bands reach past the outage and
 // the window.
-func ExampleWriteTable() {
+func ExampleResults_Table() {
 	rs, err := waves.RunEach(waves.Lesson().EachJitter(waves.JitterWidths()...))
 	if err != nil {
 		fmt.Println(err)
 		return
 	}
-	waves.WriteTable(os.Stdout, rs...)
+	fmt.Print(rs.Table())
 	// Output:
 	// run          planned  done early  past window  counted  peak
-	// no jitter    3600     0           0            3600     3000/s (600 in 200ms at 1s)
-	// jitter 25%   3600     0           0            3600     1540/s (308 in 200ms at 800ms)
-	// jitter 50%   3600     0           0            3600     1240/s (248 in 200ms at 800ms)
-	// jitter 75%   3600     113         91           3396     1015/s (203 in 200ms at 1.2s)
-	// jitter 100%  3600     163         114          3323     925/s (185 in 200ms at 1.2s)
+	// no jitter       3600           0            0     3600  3000/s (600 in 200ms at 1s)
+	// jitter 25%      3600           0            0     3600  1540/s (308 in 200ms at 800ms)
+	// jitter 50%      3600           0            0     3600  1240/s (248 in 200ms at 800ms)
+	// jitter 75%      3600         113           91     3396  1015/s (203 in 200ms at 1.2s)
+	// jitter 100%     3600         163          114     3323  925/s (185 in 200ms at 1.2s)
 }
 
 // One run measured at every slot width from 1 ms to 1 s: without jitter
@@ -107,19 +106,20 @@ func ExampleWriteTable() {
 func ExampleSweepSlots() {
 	synced, _ := waves.SweepSlots(waves.Lesson(), waves.SlotWidths())
 	jittered, _ := waves.SweepSlots(waves.Lesson().WithJitter(1), waves.SlotWidths())
-	waves.WriteSlotTable(os.Stdout, synced, jittered)
+	t, _ := waves.SlotSweeps{synced, jittered}.Table()
+	fmt.Print(t)
 	// Output:
-	//    slot       no jitter  jitter 100%
-	//     1ms  600000/s (600)   6000/s (6)
-	//     2ms  300000/s (600)   4500/s (9)
-	//     5ms  120000/s (600)  2200/s (11)
-	//    10ms   60000/s (600)  1400/s (14)
-	//    20ms   30000/s (600)  1300/s (26)
-	//    50ms   12000/s (600)   980/s (49)
-	//   100ms    6000/s (600)   950/s (95)
-	//   200ms    3000/s (600)  925/s (185)
-	//   500ms    1200/s (600)  862/s (431)
-	//      1s     600/s (600)  581/s (581)
+	// slot       no jitter  jitter 100%
+	//   1ms  600000/s (600)   6000/s (6)
+	//   2ms  300000/s (600)   4500/s (9)
+	//   5ms  120000/s (600)  2200/s (11)
+	//  10ms   60000/s (600)  1400/s (14)
+	//  20ms   30000/s (600)  1300/s (26)
+	//  50ms   12000/s (600)   980/s (49)
+	// 100ms    6000/s (600)   950/s (95)
+	// 200ms    3000/s (600)  925/s (185)
+	// 500ms    1200/s (600)  862/s (431)
+	//    1s     600/s (600)  581/s (581)
 }
 
 // A run's label names what differs from the lesson's run.
@@ -215,18 +215,18 @@ func ExampleConfig_WithJitter() {
 
 // How typical the lessons' seed is: the full-width run at its own seed
 // beside the same run over 200 other seeds.
-func ExampleWriteSeedTable() {
+func ExampleSeedTable() {
 	s, err := waves.OverSeeds(waves.Lesson().WithJitter(1), waves.Seeds(200))
 	if err != nil {
 		fmt.Println(err)
 		return
 	}
-	waves.WriteSeedTable(os.Stdout, s)
+	fmt.Print(waves.SeedTable(s))
 	// Output:
-	// jitter 100%   peak (per second)                attempts                           cut
-	// seed 1513241  925                              3323                               ×3.24
-	// 200 seeds     937 ± 54 (n = 200, 810 to 1115)  3337 ± 12 (n = 200, 3302 to 3375)  3.21 ± 0.18 (n = 200, 2.69 to 3.70)
-	// seeds with a lower peak than seed 1513241: 89 of 200
+	// run          seeds                         peak (per second)                attempts                           cut
+	// jitter 100%  seed 1513241                  925                              3323                               ×3.24
+	//              200 seeds                     937 ± 54 (n = 200, 810 to 1115)  3337 ± 12 (n = 200, 3302 to 3375)  3.21 ± 0.18 (n = 200, 2.69 to 3.70)
+	//              lower peak than seed 1513241  89 of 200
 }
 
 // In a notebook cell, after the lesson's first explicit error check,

@@ -2,11 +2,14 @@ package waves
 
 import (
 	"math"
+	"slices"
 	"strings"
 	"testing"
 	"time"
 
-	"github.com/backofflab/backofflab/lab/chart"
+	"github.com/backofflab/backofflab/lab/figure"
+	"github.com/backofflab/backofflab/lab/interactive"
+	"github.com/backofflab/backofflab/lab/static"
 )
 
 func lessonRuns(t *testing.T, widths ...float64) []Result {
@@ -19,9 +22,9 @@ func lessonRuns(t *testing.T, widths ...float64) []Result {
 }
 
 // render fails the test if the figure does not draw.
-func render(t *testing.T, name string, f chart.Figure) {
+func render(t *testing.T, name string, f figure.Figure) {
 	t.Helper()
-	if b, err := chart.PNG(f); err != nil || len(b) == 0 {
+	if b, err := static.PNG(f); err != nil || len(b) == 0 {
 		t.Errorf("%s does not render: %v", name, err)
 	}
 }
@@ -58,10 +61,10 @@ func TestFigureShowsTheRunsHistogramAndOutage(t *testing.T) {
 
 func TestCompareFigureSharesOneScale(t *testing.T) {
 	s := CompareFigure(lessonRuns(t, 0, 1)...)
-	if !s.ShareY || len(s.Panels) != 2 {
-		t.Fatalf("ShareY %v, %d panels; want a shared scale over 2 panels", s.ShareY, len(s.Panels))
+	if slices.Max(s.SharedY()) != 0 || len(s.Panels) != 2 {
+		t.Fatalf("y groups %v, %d panels; want a shared scale over 2 panels", s.SharedY(), len(s.Panels))
 	}
-	if h := s.Panels[0].(chart.Histogram); !strings.HasPrefix(h.Title, "no jitter") {
+	if h := s.Panels[0].(figure.Histogram); !strings.HasPrefix(h.Title, "no jitter") {
 		t.Errorf("first panel %q, want the runs in order", h.Title)
 	}
 	render(t, "CompareFigure", s)
@@ -137,7 +140,7 @@ func TestSweepFigures(t *testing.T) {
 	if len(of.Series) != 5 || !of.Step || of.Series[4].Y[6] != 185 || of.Series[4].X[6] != 1.2 {
 		t.Errorf("OverlayFigure: %d series, step %v", len(of.Series), of.Step)
 	}
-	if html, err := of.HTML(); err != nil || !strings.Contains(html, "jitter 50%") {
+	if html, err := interactive.HTML(of); err != nil || !strings.Contains(html, "jitter 50%") {
 		t.Errorf("OverlayFigure HTML: %v", err)
 	}
 }

@@ -2,10 +2,9 @@ package waves
 
 import (
 	"fmt"
-	"io"
-	"text/tabwriter"
 
 	"github.com/backofflab/backofflab/lab/metrics"
+	"github.com/backofflab/backofflab/lab/table"
 )
 
 // MaxSeeds is the most seeds Seeds returns.
@@ -73,21 +72,17 @@ func OverSeeds(c Config, seeds []int64) (SeedSpread, error) {
 	return s, nil
 }
 
-// WriteSeedTable writes each spread as a small table under the run's
-// Label: the peak, attempts and cut at the run's own seed, then their
-// spread over the other seeds, then how many of those seeds give a lower
-// peak.
-func WriteSeedTable(w io.Writer, ss ...SeedSpread) error {
-	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
-	for i, s := range ss {
-		if i > 0 {
-			fmt.Fprintln(tw)
-		}
+// SeedTable returns each spread as three lines under the run's Label: the
+// peak, attempts and cut at the run's own seed, then their spread over the
+// other seeds, then how many of those seeds give a lower peak than the
+// run's own.
+func SeedTable(ss ...SeedSpread) table.Table {
+	t := table.New("run", "seeds", "peak (per second)", "attempts", "cut")
+	for _, s := range ss {
 		c, own := s.Own.Config, s.Own.Peak().PerSecond()
-		fmt.Fprintf(tw, "%s\tpeak (per second)\tattempts\tcut\n", c.Label())
-		fmt.Fprintf(tw, "seed %d\t%v\t%d\t×%.2f\n", c.Seed, own, s.Own.Total, s.Synced.Peak().PerSecond()/own)
-		fmt.Fprintf(tw, "%d seeds\t%v\t%v\t%v\n", s.Peak.N, s.Peak, s.Total, s.Cut)
-		fmt.Fprintf(tw, "seeds with a lower peak than seed %d: %d of %d\n", c.Seed, s.Lower, s.Peak.N)
+		t.Add(c.Label(), table.Text("seed %d", c.Seed), own, s.Own.Total, table.Num("×%.2f", s.Synced.Peak().PerSecond()/own))
+		t.Add("", table.Text("%d seeds", s.Peak.N), s.Peak, s.Total, s.Cut)
+		t.Add("", table.Text("lower peak than seed %d", c.Seed), table.Num("%d of %d", s.Lower, s.Peak.N))
 	}
-	return tw.Flush()
+	return t
 }

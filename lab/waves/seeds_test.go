@@ -1,7 +1,6 @@
 package waves
 
 import (
-	"bytes"
 	"slices"
 	"strings"
 	"testing"
@@ -71,20 +70,16 @@ func TestOverSeedsIsRunEachOverTheSeeds(t *testing.T) {
 	}
 }
 
-func TestWriteSeedTable(t *testing.T) {
+func TestSeedTable(t *testing.T) {
 	s, err := OverSeeds(Lesson().WithJitter(1), Seeds(200))
 	if err != nil {
 		t.Fatal(err)
 	}
-	var b bytes.Buffer
-	if err := WriteSeedTable(&b, s, s); err != nil {
-		t.Fatal(err)
-	}
+	b := SeedTable(s, s)
 	for _, want := range []string{
-		"jitter 100%   peak (per second)",
-		"seed 1513241  925",
-		"200 seeds     937 ± 54 (n = 200, 810 to 1115)",
-		"seeds with a lower peak than seed 1513241: ",
+		"jitter 100%  seed 1513241                  925                              3323",
+		"200 seeds                     937 ± 54 (n = 200, 810 to 1115)",
+		"lower peak than seed 1513241  89 of 200",
 	} {
 		if strings.Count(b.String(), want) != 2 {
 			t.Errorf("table lacks %q twice:\n%s", want, b.String())

@@ -1,7 +1,6 @@
 package waves
 
 import (
-	"bytes"
 	"math"
 	"slices"
 	"strings"
@@ -238,51 +237,47 @@ func TestSweepSlotsReadsEveryWidthFromOneCount(t *testing.T) {
 	}
 }
 
-func TestWriteTable(t *testing.T) {
+func TestResultsTable(t *testing.T) {
 	rs, err := RunEach(Lesson().EachJitter(0, 1))
 	if err != nil {
 		t.Fatal(err)
 	}
-	var b bytes.Buffer
-	if err := WriteTable(&b, rs...); err != nil {
-		t.Fatal(err)
-	}
+	b := rs.Table()
 	want := `run          planned  done early  past window  counted  peak
-no jitter    3600     0           0            3600     3000/s (600 in 200ms at 1s)
-jitter 100%  3600     163         114          3323     925/s (185 in 200ms at 1.2s)
+no jitter       3600           0            0     3600  3000/s (600 in 200ms at 1s)
+jitter 100%     3600         163          114     3323  925/s (185 in 200ms at 1.2s)
 `
 	if b.String() != want {
-		t.Errorf("WriteTable wrote\n%s\nwant\n%s", b.String(), want)
+		t.Errorf("Table is\n%s\nwant\n%s", b.String(), want)
 	}
 }
 
-func TestWriteSlotTable(t *testing.T) {
+func TestSlotSweepsTable(t *testing.T) {
 	c := Lesson()
 	a, _ := SweepSlots(c, []time.Duration{time.Millisecond, 200 * time.Millisecond})
 	c.Jitter = 1
 	b, _ := SweepSlots(c, []time.Duration{time.Millisecond, 200 * time.Millisecond})
-	var out bytes.Buffer
-	if err := WriteSlotTable(&out, a, b); err != nil {
+	out, err := SlotSweeps{a, b}.Table()
+	if err != nil {
 		t.Fatal(err)
 	}
-	want := `   slot       no jitter  jitter 100%
-    1ms  600000/s (600)   6000/s (6)
-  200ms    3000/s (600)  925/s (185)
+	want := ` slot       no jitter  jitter 100%
+  1ms  600000/s (600)   6000/s (6)
+200ms    3000/s (600)  925/s (185)
 `
 	if out.String() != want {
-		t.Errorf("WriteSlotTable wrote\n%q\nwant\n%q", out.String(), want)
+		t.Errorf("SlotTable is\n%q\nwant\n%q", out.String(), want)
 	}
 	short, _ := SweepSlots(c, []time.Duration{time.Millisecond})
-	if err := WriteSlotTable(&out, a, short); err == nil {
+	if _, err := (SlotSweeps{a, short}).Table(); err == nil {
 		t.Error("sweeps of different lengths: no error")
 	}
 	other, _ := SweepSlots(c, []time.Duration{time.Millisecond, 100 * time.Millisecond})
-	if err := WriteSlotTable(&out, a, other); err == nil || !strings.Contains(err.Error(), "same widths") {
+	if _, err := (SlotSweeps{a, other}).Table(); err == nil || !strings.Contains(err.Error(), "same widths") {
 		t.Errorf("sweeps at different widths: error %v", err)
 	}
-	out.Reset()
-	if err := WriteSlotTable(&out); err != nil || out.Len() != 0 {
-		t.Errorf("no sweeps: wrote %q, %v", out.String(), err)
+	if none, err := (SlotSweeps{}).Table(); err != nil || len(none.Rows) != 0 {
+		t.Errorf("no sweeps: %q, %v", none.String(), err)
 	}
 }
 

@@ -39,9 +39,9 @@
 // ExerciseCapacity) and their With modifiers, sweeps (Config.EachJitter and
 // its siblings with RunEach, whose Results name each run by its width;
 // SweepSlots and SweepEach over SlotWidths; OverSeeds over Seeds), tables
-// (WriteTable, WriteSlotTable, WriteSeedTable) and the figures
+// (Results.Table, SlotSweeps.Table, SeedTable and the lessons' other tables) and the figures
 // (Result.Figure, CompareFigure, Result.CapacityFigure, OverlayFigure,
-// SlotFigure, JitterFigure, BaseFigure), which lab/chart draws.
+// SlotFigure, JitterFigure, BaseFigure), which lab/static and lab/interactive draw.
 package waves
 
 import (

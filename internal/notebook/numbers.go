@@ -13,8 +13,8 @@ import (
 
 // A ProseNumber is a number that a Markdown cell states in its prose: "25.6 s", "8 %", "3.25×",
 // "600 000/s", "8m32s". Numbers in code spans, in math, in link targets and HTML tags, list and
-// heading markers, and the numbers that name a lesson ("lesson 07", "**06 · In Phase**") are not
-// prose claims and are left out.
+// heading markers, the numbers that name a lesson ("lesson 07", "**06 · In Phase**"), and those of
+// a question (a guess's options: "nearer 300, 30 or 3?") are not claims and are left out.
 type ProseNumber struct {
 	Cell    int     // the Markdown cell, counted from 1 as Problem counts cells
 	Text    string  // as written, its unit included
@@ -314,6 +314,7 @@ func ProseNumbers(cell int, markdown string) []ProseNumber {
 		text = re.ReplaceAllStringFunc(text, blank)
 	}
 	text = listMarker.ReplaceAllStringFunc(text, blank)
+	text = blankQuestions(text) // a guess's options are not claims
 	var out []ProseNumber
 	for _, m := range allMatches(proseNumber, text) {
 		sign, num := text[m[2]:m[3]], text[m[4]:m[5]]
@@ -372,6 +373,30 @@ func allMatches(re *regexp.Regexp, s string) [][]int {
 	return out
 }
 
+// blankQuestions blanks every question in text: from the end of the sentence (or clause ending in
+// a colon) before it to its question mark. A sentence ends at '.', '!', '?' or ':' followed by
+// white space, or at a line break; "3.5" does not end one.
+func blankQuestions(text string) string {
+	b := []byte(text)
+	start := 0 // where the current sentence starts
+	for i := 0; i < len(b); i++ {
+		switch c := b[i]; {
+		case c == '\n':
+			start = i + 1
+		case c == '?':
+			for k := start; k <= i; k++ {
+				if b[k] != '\n' {
+					b[k] = ' '
+				}
+			}
+			start = i + 1
+		case (c == '.' || c == '!' || c == ':') && (i+1 == len(b) || b[i+1] == ' ' || b[i+1] == '\n'):
+			start = i + 1
+		}
+	}
+	return string(b)
+}
+
 // blank replaces s with as many spaces, so that positions and word boundaries stay.
 func blank(s string) string { return strings.Repeat(" ", len(s)) }
 
@@ -427,16 +452,16 @@ var (
 )
 
 // OutputNumbers returns the numbers that a code cell's text outputs print (stdout, stderr, and the
-// text/plain of its displays and results), the cell counted from 1. Charts, images and HTML are
-// left out: their data are not prose a reader reads.
+// text/plain of its displays and results: a table shown as HTML carries its text there), the cell
+// counted from 1. Charts and explorables are left out: their data are not text a reader reads.
 func OutputNumbers(cell int, c Cell) []OutputNumber {
 	var out []OutputNumber
 	for _, o := range c.Outputs {
 		text := string(o.Text)
 		if o.OutputType != "stream" {
 			text = string(o.Data["text/plain"])
-			if _, html := o.Data["text/html"]; html {
-				text = ""
+			if html := string(o.Data["text/html"]); strings.Contains(html, "backofflab-chart") || strings.Contains(html, "backofflab-explorable") {
+				text = "" // a chart's data, not text a reader reads
 			}
 		}
 		for _, line := range strings.Split(text, "\n") {

@@ -62,7 +62,8 @@ func TestProseNumbersAsWritten(t *testing.T) {
 func TestOutputNumbersSideBySide(t *testing.T) {
 	c := Cell{CellType: "code", Outputs: []Output{
 		{OutputType: "stream", Name: "stdout", Text: "peak per [10ms 100ms 1s]: 223 993 1000\nsends at [0s 100ms 1m4s] v5.0.3 order-7f3a 2.62×\n"},
-		{OutputType: "display_data", Data: map[string]Text{"text/html": "<div>12345</div>", "text/plain": "12345"}},
+		{OutputType: "display_data", Data: map[string]Text{"text/html": `<div class="backofflab-chart">12345</div>`, "text/plain": "12345"}},
+		{OutputType: "display_data", Data: map[string]Text{"text/html": `<div class="backofflab-table"><td>7.5</td></div>`, "text/plain": "7.5\n"}},
 		{OutputType: "execute_result", Data: map[string]Text{"text/plain": "-0.31"}},
 	}}
 	var got []string
@@ -72,9 +73,9 @@ func TestOutputNumbersSideBySide(t *testing.T) {
 			t.Errorf("%s: cell %d, want 3", o.Text, o.Cell)
 		}
 	}
-	want := []string{"10ms", "100ms", "1s", "223", "993", "1000", "0s", "100ms", "1m4s", "2.62", "-0.31"}
+	want := []string{"10ms", "100ms", "1s", "223", "993", "1000", "0s", "100ms", "1m4s", "2.62", "7.5", "-0.31"}
 	if !slices.Equal(got, want) {
-		t.Errorf("output numbers %q, want %q (a chart's HTML, a version and an identifier left out)", got, want)
+		t.Errorf("output numbers %q, want %q (a chart's data, a version and an identifier left out; a table's text kept)", got, want)
 	}
 }
 
@@ -214,6 +215,17 @@ func TestProseNumbersTakeTheListsUnit(t *testing.T) {
 	}
 	want := []string{"60=", "100 ms=ms", "200=ms", "400=ms", "800=ms", "1600=ms", "1=s", "2=s", "4=s", "8 s=s", "3="}
 	if !slices.Equal(got, want) {
+		t.Errorf("numbers %q, want %q", got, want)
+	}
+}
+
+// A question's numbers are a guess's options, not claims.
+func TestProseNumbersLeaveOutQuestions(t *testing.T) {
+	var got []string
+	for _, p := range ProseNumbers(1, "Guess first: is its later peak nearer 300, 30 or 3? It is 31. In 3.5 s, is it 2? No: 4.") {
+		got = append(got, p.Text)
+	}
+	if want := []string{"31", "4"}; !slices.Equal(got, want) {
 		t.Errorf("numbers %q, want %q", got, want)
 	}
 }

@@ -1,3 +1,10 @@
+//go:build wasmbrowser
+
+// The tests of Go in the browser (issue 23, web/README.md): they take a
+// quarter of an hour or more (every lesson in Chromium), so they build
+// only with -tags wasmbrowser, and scripts/test runs them beside the other
+// suites.
+
 package browsercheck
 
 import (

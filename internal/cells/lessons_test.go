@@ -1,3 +1,9 @@
+//go:build cellslessons
+
+// TestLessonsBuildAsGoNB builds and runs every lesson's cells (several
+// minutes): it builds only with -tags cellslessons, a suite of its own in
+// scripts/test.
+
 package cells
 
 import (

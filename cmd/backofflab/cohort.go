@@ -79,7 +79,7 @@ func runCohort(args []string, stdout, stderr io.Writer) int {
 	fs.Int64Var(&c.Seed, "seed", c.Seed, "first seed of the lessons' LCG; seeds seed..seed+seeds-1 are averaged (0 <= seed < 2^31)")
 	seeds := fs.Int("seeds", cohort.DefaultSeeds, fmt.Sprintf("number of seeds to average over (1..%d)", cohort.MaxSeeds))
 	overloadSeeds := fs.Int("overload-seeds", cohort.OverloadSeeds, "number of seeds for the overload table of --table")
-	fs.IntVar(&c.MaxCalls, "max-calls", 0, fmt.Sprintf("call budget of one run; a run making more calls is an error (0 = %d)", cohort.DefaultMaxCalls))
+	fs.IntVar(&c.MaxCalls, "max-calls", cohort.DefaultMaxCalls, "call budget of one run; a run making more calls is an error (1..2147483647)")
 	asJSON := fs.Bool("json", false, "print JSON: one object of means (keys finish_ms, calls, calls_outage, calls_recovery, idle_ms, peak_per_100ms, unfinished, ...), an array with --all, the tables with --table")
 	if status, ok := parseFlags(fs, args, stdout); !ok {
 		return status

@@ -57,7 +57,7 @@ func runContention(args []string, stdout, stderr io.Writer) int {
 	c := contention.Lesson()
 	fs.IntVar(&c.Clients, "clients", c.Clients, fmt.Sprintf("clients that each commit one update (1..%d)", contention.MaxClients))
 	policy := fs.String("policy", c.Policy, "backoff policy: "+strings.Join(schedule.Names(), ", ")+" (immediate: retry at once)")
-	all := fs.Bool("all", false, "run the lesson's five policies: "+strings.Join(contention.Lineup(), ", ")+" (ignores --policy)")
+	all := fs.Bool("all", false, "run the lesson's five policies: "+strings.Join(contention.Policies(), ", ")+" (ignores --policy)")
 	sweep := fs.Bool("sweep", false, "run 10, 20, ..., 190 clients (ignores --clients); with --all, Brooker's whole experiment")
 	set := fs.String("set", "brooker", "parameter set the other flags start from: brooker (writes counted, hop sd 2ms) or wide (reads+writes counted, hop sd 4ms)")
 	fs.DurationVar(&c.Base, "base", c.Base, "backoff base (> 0, at most 1m)")
@@ -110,7 +110,7 @@ func runContention(args []string, stdout, stderr io.Writer) int {
 		clients = contention.SweepClients()
 	}
 	if *all {
-		policies = contention.Lineup()
+		policies = contention.Policies()
 	}
 	if inRange(*runs, 1, contention.MaxRuns) && inRange(c.Clients, 1, contention.MaxClients) {
 		if w := contentionWork(clients, len(policies), *runs); w > maxContentionWork {

@@ -74,8 +74,8 @@ func TestContentionWideSetAndAll(t *testing.T) {
 			t.Errorf("%s: counted %q, sd %v ms, calls %v: want the wide set", r.Policy, r.Counted, r.NetSDMs, r.Calls)
 		}
 	}
-	if got := []string{rs[0].Policy, rs[1].Policy, rs[2].Policy, rs[3].Policy, rs[4].Policy}; !slices.Equal(got, contention.Lineup()) {
-		t.Errorf("--all ran %v, want the lineup %v", got, contention.Lineup())
+	if got := []string{rs[0].Policy, rs[1].Policy, rs[2].Policy, rs[3].Policy, rs[4].Policy}; !slices.Equal(got, contention.Policies()) {
+		t.Errorf("--all ran %v, want the lineup %v", got, contention.Policies())
 	}
 	if f, e := by["full"], by["exponential"]; math.Abs(f.Calls-1492) > 15 || math.Abs(e.Calls-2263) > 25 {
 		t.Errorf("wide set: full %.0f calls, exponential %.0f; want ≈1492 and ≈2263", f.Calls, e.Calls)

@@ -15,17 +15,10 @@ import (
 // calls as the notebook cells that show them.
 func init() {
 	registerFigure("07-strategies-waits", func() (figure.Figure, error) {
-		policies, err := synchrony.CapLineup()
-		if err != nil {
-			return nil, err
-		}
-		return synchrony.SleepsFigure(policies, 1000, 50*time.Millisecond, lcg.DefaultSeed)
+		return synchrony.SleepsFigure(synchrony.CapLineup(), 1000, 50*time.Millisecond, lcg.DefaultSeed)
 	})
 	registerFigure("07-strategies-cohort", func() (figure.Figure, error) {
-		policies, err := synchrony.Lineup(synchrony.LessonBase, synchrony.LessonCap)
-		if err != nil {
-			return nil, err
-		}
+		policies := synchrony.Lineup()
 		outage := figure.Span{From: 0, To: synchrony.LessonOutage.Seconds(), Label: "outage"}
 		return metrics.Panels(synchrony.RetriesOf(synchrony.Lesson(), policies), synchrony.LessonSlot, 40*time.Second, outage)
 	})
@@ -33,11 +26,7 @@ func init() {
 		return metrics.Panels(synchrony.LostJitter(), synchrony.LessonSlot, 5*time.Second)
 	})
 	registerFigure("08-deadlines-and-clocks-cap", func() (figure.Figure, error) {
-		policies, err := synchrony.CapLineup()
-		if err != nil {
-			return nil, err
-		}
-		return synchrony.CapFigure(synchrony.CapLesson(), policies, synchrony.LessonSlot, synchrony.CapWindow)
+		return synchrony.CapFigure(synchrony.CapLesson(), synchrony.CapLineup(), synchrony.LessonSlot, synchrony.CapWindow)
 	})
 	registerFigure("08-deadlines-and-clocks-ttl", func() (figure.Figure, error) {
 		return synchronisers.Synchronisers()[1].Panels(0, 0.2)

@@ -14,6 +14,7 @@ import (
 	"testing"
 
 	"github.com/backofflab/backofflab/internal/filelimit"
+	"github.com/backofflab/backofflab/lab/storm"
 )
 
 // fullWriter fails every write, as stdout on /dev/full does, and keeps
@@ -107,7 +108,7 @@ func TestStormCapZeroMeansUncapped(t *testing.T) {
 	if !ok || code != 0 {
 		t.Fatalf("--cap 0 refused (exit %d)", code)
 	}
-	if r.c.Cap >= 0 {
+	if r.c.Cap != storm.Uncapped {
 		t.Fatalf("--cap 0 gave Cap %v, want storm.Uncapped", r.c.Cap)
 	}
 	var out, errb bytes.Buffer

@@ -71,7 +71,7 @@ func TestLabErrorsNameTheFlags(t *testing.T) {
 		{[]string{"cohort", "--clients", "0"}, "backofflab cohort: --clients 0 out of range: want 1 <= --clients <= 1048576\n"},
 		{[]string{"cohort", "--cap", "1ms"}, "backofflab cohort: --cap 1ms out of range: want --cap >= --base (100ms)\n"},
 		{[]string{"cohort", "--seeds", "5", "--seed", "2147483645"}, "backofflab cohort: --seeds 5 from --seed 2147483645 out of range: want --seed + --seeds - 1 < 2^31\n"},
-		{[]string{"cohort", "--max-calls", "-1"}, "backofflab cohort: --max-calls -1 out of range: want 0 <= --max-calls <= 2147483647 (0 means 20000000)\n"},
+		{[]string{"cohort", "--max-calls", "-1"}, "backofflab cohort: --max-calls -1 out of range: want 1 <= --max-calls <= 2147483647 (the lessons use 20000000)\n"},
 		{[]string{"cohort", "--table", "main", "--overload-seeds", "0"}, "backofflab cohort: --overload-seeds 0 out of range: want 1 <= --overload-seeds <= 100000\n"},
 		{[]string{"waves", "--clients", "0"}, "backofflab waves: --clients 0 out of range: want 1 <= --clients <= 10000000\n"},
 		{[]string{"waves", "--jitter", "3"}, "backofflab waves: --jitter 3 out of range: want 0 <= --jitter <= 2\n"},

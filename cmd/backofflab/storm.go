@@ -48,7 +48,7 @@ func runStorm(args []string, stdout, stderr io.Writer) int {
 		return status
 	}
 	c := r.c
-	results, err := storm.RunEach(context.Background(), c, r.names...)
+	results, err := storm.RunEach(context.Background(), c.EachPolicy(r.names...))
 	if err != nil {
 		fmt.Fprintf(stderr, "backofflab %v\n", err) // storm's errors start "storm: "
 		return 1
@@ -84,8 +84,7 @@ func runStorm(args []string, stdout, stderr io.Writer) int {
 // command returns status.
 func parseStorm(args []string, stdout, stderr io.Writer) (r stormRuns, status int, ok bool) {
 	fs := newFlags("storm", stormHelp, stderr)
-	var c storm.Config
-	lesson := storm.Lesson()
+	c, lesson := storm.Lesson(), storm.Lesson()
 	fs.IntVar(&c.Clients, "clients", lesson.Clients, fmt.Sprintf("clients in the cohort, each with its own http.Client (1..%d)", storm.MaxClients))
 	fs.DurationVar(&c.Outage, "outage", lesson.Outage, fmt.Sprintf("how long the server answers 503 (0 < outage <= %v)", storm.MaxOutage))
 	fs.IntVar(&c.Attempts, "attempts", lesson.Attempts, fmt.Sprintf("attempt limit per call, raised from the package's 3 so a client can outlast the outage (1..%d)", storm.MaxAttempts))
@@ -93,36 +92,12 @@ func parseStorm(args []string, stdout, stderr io.Writer) (r stormRuns, status in
 	fs.DurationVar(&c.Base, "base", lesson.Base, "first window (constant: the wait) of the schedule policies ("+storm.RetryDefaults+" ignores it)")
 	fs.DurationVar(&c.Cap, "cap", lesson.Cap, "cap of the schedule policies (>= base, or 0 for uncapped; "+storm.RetryDefaults+" ignores it)")
 	fs.IntVar(&c.Capacity, "capacity", 0, "requests the server answers per 10 ms after the outage, the rest get 503 (0 = unlimited, ..1e6)")
-	fs.Uint64Var(&c.Seed, "seed", lesson.Seed, "seed of the clients' generators (client i draws from PCG(seed, i))")
+	fs.Int64Var(&c.Seed, "seed", lesson.Seed, "seed of the clients' generators (client i draws from PCG(seed, i))")
 	policies := fs.String("policies", schedule.NameExponential+","+storm.RetryDefaults, "comma-separated runs, from: "+strings.Join(append(schedule.Names(), storm.RetryDefaults), ", "))
 	histogram := fs.Bool("histogram", false, "include every run's arrivals per 10 ms (first attempts included) in the JSON")
 	asJSON := fs.Bool("json", false, `print JSON: {"runs":[{"policy", "requests", "peak_per_10ms", "recovered_ms", ...}, ...]}`)
 	if status, ok := parseFlags(fs, args, stdout); !ok {
 		return r, status, false
-	}
-	// Zero means "the default" in storm.Config; on the command line it is
-	// a mistake, so say so rather than run 200 clients for --clients 0.
-	switch {
-	case c.Clients < 1:
-		fmt.Fprintf(stderr, "backofflab storm: --clients %d out of range: want 1 <= clients <= %d\n", c.Clients, storm.MaxClients)
-		return r, 2, false
-	case c.Outage <= 0:
-		fmt.Fprintf(stderr, "backofflab storm: --outage %v out of range: want 0 < outage <= %v\n", c.Outage, storm.MaxOutage)
-		return r, 2, false
-	case c.Attempts < 1:
-		fmt.Fprintf(stderr, "backofflab storm: --attempts %d out of range: want 1 <= attempts <= %d\n", c.Attempts, storm.MaxAttempts)
-		return r, 2, false
-	case c.Deadline <= 0:
-		fmt.Fprintf(stderr, "backofflab storm: --deadline %v out of range: want 0 < deadline <= %v\n", c.Deadline, storm.MaxDeadline)
-		return r, 2, false
-	case c.Base <= 0:
-		fmt.Fprintf(stderr, "backofflab storm: --base %v out of range: want base > 0\n", c.Base)
-		return r, 2, false
-	case c.Cap < 0:
-		fmt.Fprintf(stderr, "backofflab storm: --cap %v out of range: want cap >= base, or cap = 0 for uncapped\n", c.Cap)
-		return r, 2, false
-	case c.Cap == 0:
-		c.Cap = storm.Uncapped // on the command line 0 means what the error messages say
 	}
 	names, err := stormPolicies(*policies, stderr)
 	if err != nil {
@@ -139,10 +114,8 @@ func parseStorm(args []string, stdout, stderr io.Writer) (r stormRuns, status in
 		return r, 2, false
 	}
 	// Validate every run's configuration before spending seconds on any.
-	for _, p := range names {
-		cfg := c
-		cfg.Policy = p
-		if err := storm.Validate(cfg); err != nil {
+	for _, cfg := range c.EachPolicy(names...) {
+		if err := cfg.Validate(); err != nil {
 			fmt.Fprintf(stderr, "backofflab %s\n", flagNames(err))
 			return r, 2, false
 		}
@@ -215,7 +188,7 @@ func report(res storm.Result, histogram bool) stormReport {
 func flagNames(err error) string {
 	return strings.NewReplacer("storm: clients", "storm: --clients", "storm: outage", "storm: --outage",
 		"storm: attempts", "storm: --attempts", "storm: deadline", "storm: --deadline",
-		"storm: unknown policy", "storm: --policies: unknown policy", "storm: capacity", "storm: --capacity",
+		"storm: unknown policy", "storm: --policies: unknown policy", "storm: capacity", "storm: --capacity", "storm: seed", "storm: --seed",
 		"schedule: base", "--base", "schedule: cap", "--cap").Replace(err.Error())
 }
 

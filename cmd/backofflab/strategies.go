@@ -130,11 +130,7 @@ func definedCV(cv float64) *float64 {
 func runStrategies(args []string, stdout, stderr io.Writer) int {
 	fs := newFlags("strategies", strategiesHelp, stderr)
 	c := synchrony.Lesson()
-	lessonLineup, err := synchrony.Lineup(synchrony.LessonBase, synchrony.LessonCap)
-	if err != nil {
-		return runError(stderr, "strategies", err)
-	}
-	lessonNames := lineupNames(lessonLineup)
+	lessonNames := lineupNames(synchrony.Lineup())
 	which := fs.String("table", "cohort", "table to print: "+strings.Join(strategiesTables, ", ")+" (all but cohort use the lesson's settings)")
 	fs.IntVar(&c.Clients, "clients", c.Clients, fmt.Sprintf("clients that fail together (1..%d)", synchrony.MaxParticipants))
 	policies := fs.String("policies", strings.Join(lessonNames, ","), "comma-separated policies, some of: "+strings.Join(lessonNames, ", "))
@@ -325,10 +321,7 @@ func runStrategies(args []string, stdout, stderr io.Writer) int {
 // attempts 5 ms apart) and the crash loop (crashloop.Lesson without
 // jitter and with full jitter, each without and with a readiness gate).
 func strategiesFailures() ([]layeredRow, []warmupRow, error) {
-	lineup, err := synchrony.Lineup(synchrony.LessonBase, synchrony.LessonCap)
-	if err != nil {
-		return nil, nil, err
-	}
+	lineup := synchrony.Lineup()
 	full := synchrony.Lesson().WithPolicy(lineup[1].Policy)
 	var layers []layeredRow
 	for _, inner := range []int{1, 3} {

@@ -19,9 +19,9 @@ const (
 	// MaxHorizon is the longest horizon (and the longest service time,
 	// outage and spread).
 	MaxHorizon = 24 * time.Hour
-	// DefaultMaxCalls is the call budget of a run whose MaxCalls is 0: a
-	// run that would make more calls stops with ErrTooManyCalls instead
-	// of running for minutes.
+	// DefaultMaxCalls is the lessons' call budget of a run (Lesson's
+	// MaxCalls): a run that would make more calls stops with
+	// ErrTooManyCalls instead of running for minutes.
 	DefaultMaxCalls = 20_000_000
 )
 
@@ -53,8 +53,8 @@ type Config struct {
 	Policy schedule.Policy
 	// Seed seeds the run's generator, in [0, 2³¹).
 	Seed int64
-	// MaxCalls bounds the calls of one run, in [0, MaxInt32]; 0 means
-	// DefaultMaxCalls.
+	// MaxCalls bounds the calls of one run, in [1, MaxInt32] (Lesson:
+	// DefaultMaxCalls).
 	MaxCalls int
 }
 
@@ -64,13 +64,14 @@ type Config struct {
 // policy. Table and NewBoard replace the policy with each of a lineup's.
 func Lesson() Config {
 	return Config{
-		Clients: 60,
-		Limit:   8,
-		Service: 120 * time.Millisecond,
-		Outage:  3 * time.Second,
-		Horizon: 600 * time.Second,
-		Policy:  schedule.Exponential{Base: DefaultBase, Cap: DefaultCap},
-		Seed:    lcg.DefaultSeed,
+		Clients:  60,
+		Limit:    8,
+		Service:  120 * time.Millisecond,
+		Outage:   3 * time.Second,
+		Horizon:  600 * time.Second,
+		Policy:   schedule.Exponential{Base: DefaultBase, Cap: DefaultCap},
+		Seed:     lcg.DefaultSeed,
+		MaxCalls: DefaultMaxCalls,
 	}
 }
 
@@ -156,8 +157,8 @@ func (c Config) Validate() error {
 	if _, err := lcg.New(c.Seed); err != nil {
 		return fmt.Errorf("cohort: seed %d out of range: want 0 <= seed < 2^31", c.Seed)
 	}
-	if c.MaxCalls < 0 || c.MaxCalls > math.MaxInt32 {
-		return fmt.Errorf("cohort: max calls %d out of range: want 0 <= max calls <= %d (0 means %d)", c.MaxCalls, math.MaxInt32, DefaultMaxCalls)
+	if c.MaxCalls < 1 || c.MaxCalls > math.MaxInt32 {
+		return fmt.Errorf("cohort: max calls %d out of range: want 1 <= max calls <= %d (the lessons use %d)", c.MaxCalls, math.MaxInt32, DefaultMaxCalls)
 	}
 	return nil
 }

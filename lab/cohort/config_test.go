@@ -39,6 +39,7 @@ func TestValidate(t *testing.T) {
 		{"negative seed", func(c *Config) { c.Seed = -1 }, "seed -1"},
 		{"huge seed", func(c *Config) { c.Seed = 1 << 31 }, "seed"},
 		{"negative budget", func(c *Config) { c.MaxCalls = -1 }, "max calls"},
+		{"no budget", func(c *Config) { c.MaxCalls = 0 }, "max calls"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			c := ok

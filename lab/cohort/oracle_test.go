@@ -36,14 +36,15 @@ func randomConfigs(n int) []Config {
 			p = schedule.FullJitter{Base: time.Duration(pick(1, 3000)) * time.Microsecond, Multiplier: 3}
 		}
 		c := Config{
-			Clients: pick(1, 80),
-			Limit:   pick(1, 12),
-			Service: msd(pick(1, 300)),
-			Outage:  msd(pick(0, 3000) * pick(0, 1)),
-			Spread:  msd(pick(0, 500) * pick(0, 1)),
-			Horizon: msd(pick(1, 15000)),
-			Policy:  p,
-			Seed:    int64(g.Next()),
+			Clients:  pick(1, 80),
+			Limit:    pick(1, 12),
+			Service:  msd(pick(1, 300)),
+			Outage:   msd(pick(0, 3000) * pick(0, 1)),
+			Spread:   msd(pick(0, 500) * pick(0, 1)),
+			Horizon:  msd(pick(1, 15000)),
+			Policy:   p,
+			Seed:     int64(g.Next()),
+			MaxCalls: DefaultMaxCalls,
 		}
 		out = append(out, c)
 	}
@@ -103,7 +104,7 @@ func TestCallBudget(t *testing.T) {
 	for _, tc := range []struct {
 		budget int
 		fails  bool
-	}{{2252, false}, {2251, true}, {0, false}, {1, true}} {
+	}{{2252, false}, {2251, true}, {DefaultMaxCalls, false}, {1, true}} {
 		t.Run(fmt.Sprintf("budget %d", tc.budget), func(t *testing.T) {
 			c.MaxCalls = tc.budget
 			var msgs []string

@@ -23,9 +23,6 @@ func RunReference(c Config) (Result, *Trace, error) {
 	ms := func(d time.Duration) int64 { return int64(d / time.Millisecond) }
 	service, outage, horizon := ms(c.Service), ms(c.Outage), ms(c.Horizon)
 	budget := c.MaxCalls
-	if budget == 0 {
-		budget = DefaultMaxCalls
-	}
 	tr := &Trace{Clients: c.Clients, Limit: c.Limit, Service: c.Service, Outage: c.Outage}
 	rng := lcg.MustNew(c.Seed) // one generator for the run; Validate checked the seed
 

@@ -77,9 +77,6 @@ func run(c Config, tr *Trace) (Result, error) {
 	}
 	rng := lcg.MustNew(c.Seed) // Validate checked the seed
 	budget := c.MaxCalls
-	if budget == 0 {
-		budget = DefaultMaxCalls
-	}
 	service, outage, horizon := msec(c.Service), msec(c.Outage), msec(c.Horizon)
 
 	// The clients' next attempts, first attempts drawn in client order.

@@ -3,6 +3,7 @@ package cohort
 import (
 	"time"
 
+	"github.com/backofflab/backofflab/lab"
 	"github.com/backofflab/backofflab/lab/schedule"
 )
 
@@ -34,14 +35,7 @@ type Rows []Row
 
 // Of returns the row of the named policy (schedule.NameFull, say), or the
 // zero Row if no row has that name.
-func (rs Rows) Of(name string) Row {
-	for _, r := range rs {
-		if r.Policy == name {
-			return r
-		}
-	}
-	return Row{}
-}
+func (rs Rows) Of(name string) Row { return lab.Of(rs, func(r Row) string { return r.Policy }, name) }
 
 // Table runs c under each policy (c.Policy is ignored) and averages each
 // over seeds seeds from c.Seed on.

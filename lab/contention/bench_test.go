@@ -33,7 +33,7 @@ func BenchmarkRun(b *testing.B) {
 func BenchmarkBrookerSweep(b *testing.B) {
 	events := 0
 	for b.Loop() {
-		ms, err := Sweep(Lesson(), SweepClients(), Lineup(), 100)
+		ms, err := Sweep(Lesson(), SweepClients(), Policies(), 100)
 		if err != nil {
 			b.Fatal(err)
 		}

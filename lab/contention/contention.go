@@ -30,10 +30,13 @@ func (c Counting) String() string {
 	return fmt.Sprintf("Counting(%d)", int(c))
 }
 
-// Lineup returns the names of the five policies the lesson compares, in
+// Policies returns the names of the five policies the lesson compares, in
 // the order its tables and charts list them: retrying at once, then the
-// four policies of Brooker's post.
-func Lineup() []string {
+// four policies of Brooker's post. A contention run names its policy
+// (Config.Policy) and takes its parameters from the Config (Base, Cap,
+// FirstExponent), as Brooker's simulator does, so its lineup is names, not
+// schedule.Named values.
+func Policies() []string {
 	return []string{schedule.NameImmediate, schedule.NameExponential, schedule.NameFull, schedule.NameEqual, schedule.NameDecorrelated}
 }
 

@@ -29,7 +29,7 @@ func TestBrookerClaims(t *testing.T) {
 	}
 	m := means(t, Lesson(), 100)
 	exp, full, equal, dec := m.Of(schedule.NameExponential), m.Of(schedule.NameFull), m.Of(schedule.NameEqual), m.Of(schedule.NameDecorrelated)
-	for _, p := range Lineup() {
+	for _, p := range Policies() {
 		t.Logf("%-12s %7.1f writes %8.0f ms", p, m.Of(p).Calls, m.Of(p).TimeMS())
 	}
 	// Jitter more than halves the calls (full and equal: about 0.43×;
@@ -69,7 +69,7 @@ func TestBrookerClaims(t *testing.T) {
 	}
 	// Without backoff everyone commits fastest, at the price of the most work.
 	now := m.Of(schedule.NameImmediate)
-	for _, p := range Lineup()[1:] {
+	for _, p := range Policies()[1:] {
 		if now.Time >= m.Of(p).Time || now.Calls <= m.Of(p).Calls {
 			t.Errorf("immediate: %v and %.0f calls; %s: %v and %.0f calls: want immediate faster and busier", now.Time, now.Calls, p, m.Of(p).Time, m.Of(p).Calls)
 		}
@@ -150,7 +150,7 @@ func TestWideSet(t *testing.T) {
 }
 
 func TestSameSeedSameNumbers(t *testing.T) {
-	for _, p := range Lineup() {
+	for _, p := range Policies() {
 		t.Run(p, func(t *testing.T) {
 			c := Lesson().WithClients(40).WithPolicy(p)
 			a, err := Repeat(c, 5)
@@ -303,7 +303,7 @@ func TestValidate(t *testing.T) {
 	if _, err := Repeat(ok, 0); err == nil || !strings.Contains(err.Error(), "runs 0 out of range") {
 		t.Errorf("Repeat(runs=0) = %v", err)
 	}
-	if _, err := Sweep(ok, nil, Lineup(), 1); err == nil {
+	if _, err := Sweep(ok, nil, Policies(), 1); err == nil {
 		t.Error("Sweep with no client counts succeeded")
 	}
 	if _, err := Sweep(ok, []int{10}, []string{"full", "bogus"}, 1); err == nil {

@@ -15,7 +15,7 @@
 // that parameter set, with 100 clients under full jitter; the With methods
 // change one parameter at a time.
 //
-// Policies are named as in package schedule; [Lineup] lists the five the
+// Policies are named as in package schedule; [Policies] lists the five the
 // lesson compares: schedule.NameImmediate (no backoff at all: a rejected
 // client reads and writes again at once, the simulator's "no backoff"
 // policy) and the four of the post. [Compare] runs them all at one client

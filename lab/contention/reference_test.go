@@ -43,7 +43,7 @@ func randomConfigs(n int) []Config {
 // one generator as Repeat draws them, and on the lesson's own settings.
 func TestRunIsTheReference(t *testing.T) {
 	configs := randomConfigs(300)
-	for _, name := range Lineup() {
+	for _, name := range Policies() {
 		configs = append(configs, Lesson().WithPolicy(name), Lesson().WithPolicy(name).WithWideSet().WithClients(190))
 	}
 	for i, c := range configs {
@@ -81,7 +81,7 @@ func TestRunReferenceNamesABadParameter(t *testing.T) {
 func BenchmarkBrookerSweepReference(b *testing.B) {
 	events := 0
 	for b.Loop() {
-		for _, name := range Lineup() {
+		for _, name := range Policies() {
 			for _, n := range SweepClients() {
 				c := Lesson().WithPolicy(name).WithClients(n)
 				p, err := c.policy()

@@ -79,19 +79,14 @@ type Means []Mean
 // Of returns the first mean of the named policy (the only one in a
 // comparison at one client count), or the zero Mean if there is none.
 func (ms Means) Of(policy string) Mean {
-	for _, m := range ms {
-		if m.Config.Policy == policy {
-			return m
-		}
-	}
-	return Mean{}
+	return lab.Of(ms, func(m Mean) string { return m.Config.Policy }, policy)
 }
 
-// Compare runs c under every policy of Lineup, runs times each, at c's own
+// Compare runs c under every policy of Policies, runs times each, at c's own
 // client count: the lesson's comparison of the five policies. Address the
 // means by name: ms.Of(schedule.NameFull).
 func Compare(c Config, runs int) (Means, error) {
-	return Sweep(c, []int{c.Clients}, Lineup(), runs)
+	return Sweep(c, []int{c.Clients}, Policies(), runs)
 }
 
 // Sweep repeats base for every policy and every client count, runs times
@@ -193,10 +188,10 @@ func SweepOnce(base Config, clients []int, policies []string, runs int) (Means, 
 }
 
 // BrookerSweep is Brooker's whole experiment, computed at most once per
-// notebook kernel: the lesson's five policies (Lineup) at 10 to 190 clients
+// notebook kernel: the lesson's five policies (Policies) at 10 to 190 clients
 // (SweepClients) on his parameters (Lesson), runs runs per point.
 func BrookerSweep(runs int) (Means, error) {
-	return SweepOnce(Lesson(), SweepClients(), Lineup(), runs)
+	return SweepOnce(Lesson(), SweepClients(), Policies(), runs)
 }
 
 // count writes n and the noun, singular or plural: "1 policy", "5 policies".
@@ -221,12 +216,7 @@ type Curves []Curve
 
 // Of returns the named policy's curve, or the zero Curve if there is none.
 func (cs Curves) Of(policy string) Curve {
-	for _, c := range cs {
-		if c.Policy == policy {
-			return c
-		}
-	}
-	return Curve{}
+	return lab.Of(cs, func(c Curve) string { return c.Policy }, policy)
 }
 
 // Curves splits a sweep's means into one Curve per policy, policies in the

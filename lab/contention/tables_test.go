@@ -111,7 +111,7 @@ func TestSweepOnce(t *testing.T) {
 		t.Error("SweepOnce with no client counts: no error")
 	}
 	ms, err := BrookerSweep(1)
-	if err != nil || len(ms) != len(Lineup())*len(SweepClients()) {
+	if err != nil || len(ms) != len(Policies())*len(SweepClients()) {
 		t.Errorf("BrookerSweep(1): %d means, %v", len(ms), err)
 	}
 }

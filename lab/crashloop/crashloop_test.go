@@ -106,11 +106,7 @@ func TestWarmupString(t *testing.T) {
 
 // The table of lesson 08.
 func TestTable(t *testing.T) {
-	lineup, err := synchrony.Lineup(synchrony.LessonBase, synchrony.LessonCap)
-	if err != nil {
-		t.Fatal(err)
-	}
-	tb, err := Table(lineup[:2])
+	tb, err := Table(synchrony.Lineup()[:2])
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -24,11 +24,11 @@
 // The dependency fails every attempt that starts before Outage and answers
 // every attempt that starts at or after it. Every attempt, failed or not,
 // takes a time drawn uniformly from [AttemptMin, AttemptMax]; the check
-// assumes the worst case, AttemptMax, unless told otherwise (Worst). After a
-// failed attempt the client asks its schedule.Policy for the wait (n = the
-// number of failures before this one, prev = the previous wait) and, unless
-// its Mode stops it, sleeps and tries again, up to MaxAttempts attempts in
-// all. The first attempt is always made.
+// assumes attempts take at most Worst (in Lesson, AttemptMax: the true
+// worst case). After a failed attempt the client asks its schedule.Policy
+// for the wait (n = the number of failures before this one, prev = the
+// previous wait) and, unless its Mode stops it, sleeps and tries again, up
+// to MaxAttempts attempts in all. The first attempt is always made.
 //
 // # Randomness
 //
@@ -48,6 +48,7 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/backofflab/backofflab/lab"
 	"github.com/backofflab/backofflab/lab/lcg"
 	"github.com/backofflab/backofflab/lab/schedule"
 	"github.com/backofflab/backofflab/lab/table"
@@ -117,7 +118,7 @@ type Config struct {
 	// 0 < AttemptMin <= AttemptMax <= MaxDuration.
 	AttemptMin, AttemptMax time.Duration
 	// Worst is the attempt time the deadline check assumes, in
-	// [0, MaxDuration]; 0 means AttemptMax, the true worst case. A Worst
+	// (0, MaxDuration]; AttemptMax is the true worst case. A Worst
 	// below AttemptMax is an optimistic check, which lets some doomed
 	// attempts through.
 	Worst time.Duration
@@ -146,6 +147,7 @@ func Lesson() Config {
 		Budget:      2 * time.Second,
 		AttemptMin:  50 * time.Millisecond,
 		AttemptMax:  250 * time.Millisecond,
+		Worst:       250 * time.Millisecond,
 		MaxAttempts: 6,
 		Policy:      schedule.FullJitter{Base: 100 * time.Millisecond, Cap: 2 * time.Second},
 		Seed:        lcg.DefaultSeed,
@@ -162,7 +164,7 @@ func (c Config) WithPolicy(p schedule.Policy) Config { c.Policy = p; return c }
 func (c Config) WithBudget(d time.Duration) Config { c.Budget = d; return c }
 
 // WithWorst returns c with a deadline check that assumes attempts take at
-// most d (0: AttemptMax, the true worst case).
+// most d (AttemptMax is the true worst case).
 func (c Config) WithWorst(d time.Duration) Config { c.Worst = d; return c }
 
 // WithOutage returns c with a dependency that fails every attempt starting
@@ -195,8 +197,8 @@ func (c Config) Validate() error {
 		return fmt.Errorf("deadline: attempt min %v out of range: want 0 < attempt min <= %v", c.AttemptMin, MaxDuration)
 	case c.AttemptMax < c.AttemptMin || c.AttemptMax > MaxDuration:
 		return fmt.Errorf("deadline: attempt max %v out of range: want attempt min (%v) <= attempt max <= %v", c.AttemptMax, c.AttemptMin, MaxDuration)
-	case c.Worst < 0 || c.Worst > MaxDuration:
-		return fmt.Errorf("deadline: worst %v out of range: want 0 <= worst <= %v (0: attempt max)", c.Worst, MaxDuration)
+	case c.Worst <= 0 || c.Worst > MaxDuration:
+		return fmt.Errorf("deadline: worst %v out of range: want 0 < worst <= %v (attempt max, %v, is the true worst case)", c.Worst, MaxDuration, c.AttemptMax)
 	case c.MaxAttempts < 1 || c.MaxAttempts > MaxAttempts:
 		return fmt.Errorf("deadline: max attempts %d out of range: want 1 <= max attempts <= %d", c.MaxAttempts, MaxAttempts)
 	case c.Policy == nil:
@@ -246,14 +248,7 @@ func (r Result) WastedShare() float64 {
 type Rows []Result
 
 // Of returns the result of mode m, or the zero Result if rs holds none.
-func (rs Rows) Of(m Mode) Result {
-	for _, r := range rs {
-		if r.Mode == m {
-			return r
-		}
-	}
-	return Result{}
-}
+func (rs Rows) Of(m Mode) Result { return lab.Of(rs, func(r Result) Mode { return r.Mode }, m) }
 
 // Compare runs c once in each of Modes (c.Mode is ignored) and returns the
 // results in that order; address them by mode: rs.Of(CheckBeforeSleep).
@@ -313,8 +308,8 @@ func (rs Rows) Table() table.Table {
 	return t
 }
 
-// WorstTable runs c with each assumed worst attempt (see Config.Worst; 0
-// assumes AttemptMax, the true worst case) and returns, per assumption, the
+// WorstTable runs c with each assumed worst attempt (see Config.Worst;
+// c.AttemptMax is the true worst case) and returns, per assumption, the
 // wasted attempts and the requests answered in time.
 func WorstTable(c Config, worsts ...time.Duration) (table.Table, error) {
 	t := table.New("check assumes attempts take at most", "really up to", "wasted attempts", "answered in time")
@@ -323,11 +318,7 @@ func WorstTable(c Config, worsts ...time.Duration) (table.Table, error) {
 		if err != nil {
 			return table.Table{}, err
 		}
-		assumed := w
-		if w == 0 {
-			assumed = c.AttemptMax
-		}
-		t.Add(assumed, c.AttemptMax, r.Wasted, r.InTime)
+		t.Add(w, c.AttemptMax, r.Wasted, r.InTime)
 	}
 	return t, nil
 }

@@ -95,7 +95,7 @@ func TestOptimisticWorst(t *testing.T) {
 	if r.Wasted == 0 {
 		t.Errorf("worst case 100ms with attempts up to 250ms: no wasted attempts, want some: %+v", r)
 	}
-	exact, _ := Run(c.WithWorst(0))
+	exact, _ := Run(c.WithWorst(c.AttemptMax))
 	if exact.Wasted != 0 {
 		t.Errorf("true worst case: %d wasted attempts, want 0", exact.Wasted)
 	}
@@ -154,6 +154,7 @@ func TestValidate(t *testing.T) {
 		{func(c *Config) { c.AttemptMin = 0 }, "attempt min"},
 		{func(c *Config) { c.AttemptMax = c.AttemptMin - 1 }, "attempt max"},
 		{func(c *Config) { c.Worst = -1 }, "worst"},
+		{func(c *Config) { c.Worst = 0 }, "worst"},
 		{func(c *Config) { c.MaxAttempts = 0 }, "max attempts 0 out of range"},
 		{func(c *Config) { c.MaxAttempts = MaxAttempts + 1 }, "max attempts"},
 		{func(c *Config) { c.Policy = nil }, "policy is nil"},
@@ -258,7 +259,7 @@ func TestTables(t *testing.T) {
 	if s := rs.Table().String(); !strings.Contains(s, "627") || strings.Count(s, "\n") < 4 {
 		t.Errorf("Rows.Table: want a header and three modes:\n%s", s)
 	}
-	w, err := WorstTable(Lesson().WithMode(CheckBeforeSleep), 0, 100*time.Millisecond)
+	w, err := WorstTable(Lesson().WithMode(CheckBeforeSleep), 250*time.Millisecond, 100*time.Millisecond)
 	if err != nil {
 		t.Fatal(err)
 	}

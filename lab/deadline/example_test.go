@@ -35,7 +35,7 @@ func Example() {
 // An optimistic worst case in the check lets some doomed attempts through.
 func ExampleConfig_WithWorst() {
 	c := deadline.Lesson().WithMode(deadline.CheckBeforeSleep)
-	for _, worst := range []time.Duration{0, 100 * time.Millisecond} {
+	for _, worst := range []time.Duration{c.AttemptMax, 100 * time.Millisecond} {
 		r, err := deadline.Run(c.WithWorst(worst))
 		if err != nil {
 			fmt.Println(err)
@@ -44,7 +44,7 @@ func ExampleConfig_WithWorst() {
 		fmt.Println("worst case", worst, "wasted", r.Wasted, "attempts")
 	}
 	// Output:
-	// worst case 0s wasted 0 attempts
+	// worst case 250ms wasted 0 attempts
 	// worst case 100ms wasted 24 attempts
 }
 

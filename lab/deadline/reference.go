@@ -20,9 +20,6 @@ func Run(c Config) (Result, error) {
 	}
 	r := Result{Mode: c.Mode, Requests: c.Requests}
 	worst := c.Worst // the attempt time the check assumes
-	if worst == 0 {
-		worst = c.AttemptMax
-	}
 	for i := range c.Requests {
 		// Each request draws from its own generator, so that every mode
 		// sees the same start, attempts and waits for it.

@@ -204,10 +204,7 @@ func Strategies(caps []time.Duration) (figure.Explorable, error) {
 	if len(caps) == 0 {
 		return figure.Explorable{}, fmt.Errorf("explore: Strategies needs at least one cap")
 	}
-	lineup, err := synchrony.Lineup(synchrony.LessonBase, synchrony.LessonCap)
-	if err != nil {
-		return figure.Explorable{}, err
-	}
+	lineup := synchrony.Lineup()
 	var labels []string
 	for _, p := range lineup {
 		labels = append(labels, schedule.Label(p.Name))
@@ -219,7 +216,7 @@ func Strategies(caps []time.Duration) (figure.Explorable, error) {
 	outage := figure.Span{From: 0, To: synchrony.LessonOutage.Seconds(), Label: "outage"}
 	for i := range lineup {
 		for _, cp := range caps {
-			policies, err := synchrony.Lineup(synchrony.LessonBase, cp)
+			policies, err := synchrony.NewLineup(synchrony.LessonBase, cp)
 			if err != nil {
 				return figure.Explorable{}, err
 			}

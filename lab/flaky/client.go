@@ -68,7 +68,7 @@ type Comparison struct {
 // CompareCohorts runs RetryAfterCohort once for each policy of lineup (a
 // nil Policy is retry.DefaultPolicy), with clients clients and the given
 // seed.
-func CompareCohorts(clients int, seed uint64, lineup []schedule.Named) (Comparison, error) {
+func CompareCohorts(clients int, seed int64, lineup []schedule.Named) (Comparison, error) {
 	cmp := Comparison{Clients: clients}
 	for _, n := range lineup {
 		c, err := RetryAfterCohort(clients, n.Policy, seed)

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/backofflab/backofflab/lab"
+	"github.com/backofflab/backofflab/lab/lcg"
 	"github.com/backofflab/backofflab/retry"
 )
 
@@ -36,10 +37,14 @@ const MaxCohort = 2000
 // Transport of its own, with policy as the wait above the server's floor
 // (nil: retry.DefaultPolicy) and a generator seeded with seed and the
 // client's number, and a connection pool of its own, as a separate process
-// would. clients must be in [1, MaxCohort].
-func RetryAfterCohort(clients int, policy retry.Policy, seed uint64) (Cohort, error) {
+// would. clients must be in [1, MaxCohort] and seed, as every model's, in
+// [0, 2³¹).
+func RetryAfterCohort(clients int, policy retry.Policy, seed int64) (Cohort, error) {
 	if clients < 1 || clients > MaxCohort {
 		return Cohort{}, fmt.Errorf("flaky: clients %d out of range: want 1 <= clients <= %d", clients, MaxCohort)
+	}
+	if seed < 0 || seed >= lcg.Modulus {
+		return Cohort{}, fmt.Errorf("flaky: seed %d out of range: want 0 <= seed < 2^31", seed)
 	}
 	var (
 		mu     sync.Mutex
@@ -73,7 +78,7 @@ func RetryAfterCohort(clients int, policy retry.Policy, seed uint64) (Cohort, er
 	hc := make([]*http.Client, clients)
 	for i := range hc {
 		t, err := retry.NewTransport(retry.TransportConfig{
-			Config: retry.Config{Policy: policy, Rand: rand.New(rand.NewPCG(seed, uint64(i))), Observer: observe},
+			Config: retry.Config{Policy: policy, Rand: rand.New(rand.NewPCG(uint64(seed), uint64(i))), Observer: observe},
 			Base:   &http.Transport{},
 		})
 		if err != nil {

@@ -79,4 +79,9 @@ func TestRetryAfterCohortRefuses(t *testing.T) {
 			t.Errorf("RetryAfterCohort(%d): %v, want an error naming clients", n, err)
 		}
 	}
+	for _, seed := range []int64{-1, 1 << 31} {
+		if _, err := RetryAfterCohort(1, nil, seed); err == nil || !strings.Contains(err.Error(), "seed") {
+			t.Errorf("RetryAfterCohort with seed %d: %v, want an error naming the seed", seed, err)
+		}
+	}
 }

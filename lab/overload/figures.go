@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"slices"
 
+	"github.com/backofflab/backofflab/lab"
 	"github.com/backofflab/backofflab/lab/figure"
 )
 
@@ -93,20 +94,28 @@ func NewBoard(runs []Named) (*Board, error) {
 
 // Of returns the result of the named run, or the zero Result if the board
 // has no run of that name.
-func (b *Board) Of(name string) Result {
-	if i, err := b.index(name); err == nil {
-		return b.Results[i]
-	}
-	return Result{}
-}
+func (b *Board) Of(name string) Result { return lab.Of(b.runs(), boardRun.key, name).result }
 
 // ConfigOf returns the configuration of the named run, or the zero Config
 // if the board has no run of that name.
-func (b *Board) ConfigOf(name string) Config {
-	if i, err := b.index(name); err == nil {
-		return b.Configs[i]
+func (b *Board) ConfigOf(name string) Config { return lab.Of(b.runs(), boardRun.key, name).config }
+
+// boardRun is one run of a board, as Of finds it.
+type boardRun struct {
+	name   string
+	config Config
+	result Result
+}
+
+func (r boardRun) key() string { return r.name }
+
+// runs returns the board's runs, in order.
+func (b *Board) runs() []boardRun {
+	out := make([]boardRun, len(b.Names))
+	for i, name := range b.Names {
+		out[i] = boardRun{name, b.Configs[i], b.Results[i]}
 	}
-	return Config{}
+	return out
 }
 
 // index returns the position of the named run.

@@ -4,6 +4,7 @@ import (
 	"context"
 	"time"
 
+	"github.com/backofflab/backofflab/lab"
 	"github.com/backofflab/backofflab/lab/lcg"
 	"github.com/backofflab/backofflab/retry"
 	"github.com/backofflab/backofflab/retry/breaker"
@@ -47,7 +48,8 @@ func (c Config) WithDeadline(d time.Duration) Config { c.Deadline = d; return c 
 // WithBase returns c with the schedule policies' first window d.
 func (c Config) WithBase(d time.Duration) Config { c.Base = d; return c }
 
-// WithCap returns c with the schedule policies' cap d (Uncapped for none).
+// WithCap returns c with the schedule policies' cap d (0, Uncapped, for
+// none).
 func (c Config) WithCap(d time.Duration) Config { c.Cap = d; return c }
 
 // WithCapacity returns c with a server that answers at most n requests
@@ -55,7 +57,7 @@ func (c Config) WithCap(d time.Duration) Config { c.Cap = d; return c }
 func (c Config) WithCapacity(n int) Config { c.Capacity = n; return c }
 
 // WithSeed returns c with the clients' generators seeded from seed.
-func (c Config) WithSeed(seed uint64) Config { c.Seed = seed; return c }
+func (c Config) WithSeed(seed int64) Config { c.Seed = seed; return c }
 
 // WithBackoff returns c with p replacing RetryDefaults' wait schedule.
 func (c Config) WithBackoff(p retry.Policy) Config { c.Backoff = p; return c }
@@ -69,33 +71,22 @@ type Results []Result
 // Of returns the first result whose Config.Policy is name, or the zero
 // Result if there is none.
 func (rs Results) Of(name string) Result {
-	for _, r := range rs {
-		if r.Config.Policy == name {
-			return r
-		}
-	}
-	return Result{}
+	return lab.Of(rs, func(r Result) string { return r.Config.Policy }, name)
 }
 
-// RunEach runs c once under each of names, one after the other (Lineup()
-// when names is empty). It checks every run's Config before it starts the
-// first, and stops at the first error.
-func RunEach(ctx context.Context, c Config, names ...string) (Results, error) {
-	if len(names) == 0 {
-		names = Lineup()
+// EachPolicy returns c once under each of names, in order: the configs
+// of a comparison, for RunEach.
+func (c Config) EachPolicy(names ...string) []Config {
+	cs := make([]Config, len(names))
+	for i, name := range names {
+		cs[i] = c.WithPolicy(name)
 	}
-	for _, name := range names {
-		if err := Validate(c.WithPolicy(name)); err != nil {
-			return nil, err
-		}
-	}
-	var rs Results
-	for _, name := range names {
-		r, err := Run(ctx, c.WithPolicy(name))
-		if err != nil {
-			return nil, err
-		}
-		rs = append(rs, r)
-	}
-	return rs, nil
+	return cs
+}
+
+// RunEach runs every configuration, one after the other (lab.RunEach): it
+// checks them all before the first run starts, and stops at the first
+// error. Address the results by name: rs.Of(RetryDefaults).
+func RunEach(ctx context.Context, cs []Config) (Results, error) {
+	return lab.RunEach(cs, func(c Config) (Result, error) { return Run(ctx, c) })
 }

@@ -15,11 +15,10 @@ import (
 	"github.com/backofflab/backofflab/retry/breaker"
 )
 
-// The lesson's Config is valid as it is and is what a zero Config defaults
-// to, but with the lessons' seed.
+// The lesson's Config sets every field and is valid as it is.
 func TestLesson(t *testing.T) {
 	c := storm.Lesson()
-	if err := storm.Validate(c); err != nil {
+	if err := c.Validate(); err != nil {
 		t.Fatal(err)
 	}
 	want := storm.Config{Policy: storm.RetryDefaults, Clients: 200, Outage: 3 * time.Second, Attempts: 20,
@@ -73,7 +72,7 @@ func TestCheckPolicy(t *testing.T) {
 func TestRunEachChecksFirst(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		start := time.Now()
-		_, err := storm.RunEach(storm.InMemory(context.Background()), storm.Lesson(), schedule.NameFull, "linear")
+		_, err := storm.RunEach(storm.InMemory(context.Background()), storm.Lesson().EachPolicy(schedule.NameFull, "linear"))
 		if err == nil || !strings.Contains(err.Error(), `unknown policy "linear"`) {
 			t.Fatalf("RunEach with an unknown name = %v", err)
 		}
@@ -91,7 +90,7 @@ func TestRunEachOf(t *testing.T) {
 
 func testRunEachOf(t *testing.T) {
 	c := storm.Lesson().WithClients(10).WithOutage(50 * time.Millisecond).WithBase(20 * time.Millisecond)
-	rs, err := storm.RunEach(storm.InMemory(context.Background()), c, schedule.NameImmediate, schedule.NameConstant)
+	rs, err := storm.RunEach(storm.InMemory(context.Background()), c.EachPolicy(schedule.NameImmediate, schedule.NameConstant))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -18,7 +18,7 @@ import (
 func TestRunChecksTheDescriptorLimit(t *testing.T) {
 	if os.Getenv("STORM_LIMIT_CHILD") != "" {
 		start := time.Now()
-		_, err := storm.Run(context.Background(), storm.Config{Clients: 200, Outage: 10 * time.Millisecond, Deadline: time.Second})
+		_, err := storm.Run(context.Background(), storm.Lesson().WithClients(200).WithOutage(10*time.Millisecond).WithDeadline(time.Second))
 		fmt.Printf("took %v\nerr: %v\n", time.Since(start), err)
 		if !errors.Is(err, storm.ErrDescriptors) {
 			os.Exit(3)

@@ -40,6 +40,7 @@ import (
 	"time"
 
 	"github.com/backofflab/backofflab/lab"
+	"github.com/backofflab/backofflab/lab/lcg"
 	"github.com/backofflab/backofflab/lab/metrics"
 	"github.com/backofflab/backofflab/lab/schedule"
 	"github.com/backofflab/backofflab/retry"
@@ -56,10 +57,12 @@ import (
 // waits, without budget or breaker.
 const RetryDefaults = "retry-defaults"
 
-// Lineup returns the policies of lesson 11's storm, in its order: exponential
-// backoff without jitter (what go-retryablehttp does by default), full
-// jitter alone, and package retry's defaults.
-func Lineup() []string {
+// Policies returns the names of the policies of lesson 11's storm, in its
+// order: exponential backoff without jitter (what go-retryablehttp does by
+// default), full jitter alone, and package retry's defaults. A storm names
+// its policy (Config.Policy) and takes the schedule's parameters from its
+// Config, so its lineup is names, not schedule.Named values.
+func Policies() []string {
 	return []string{schedule.NameExponential, schedule.NameFull, RetryDefaults}
 }
 
@@ -72,7 +75,7 @@ func CheckPolicy(name string) error {
 	return fmt.Errorf("storm: unknown policy %q: want one of %s, %s", name, strings.Join(schedule.Names(), ", "), RetryDefaults)
 }
 
-// Defaults for zero Config fields, and the limits Validate applies.
+// The lesson's parameters (Lesson), and the limits Validate applies.
 const (
 	DefaultClients  = 200
 	DefaultOutage   = 3 * time.Second
@@ -86,29 +89,32 @@ const (
 	MaxDeadline = 10 * time.Minute
 )
 
-// Uncapped, as Config.Cap, leaves a schedule policy without a cap.
-const Uncapped time.Duration = -1
+// Uncapped, as Config.Cap, leaves a schedule policy without a cap: the
+// zero Cap, as in package retry.
+const Uncapped time.Duration = 0
 
-// Config describes one run. Zero fields take their defaults.
+// Config describes one run. Start from Lesson, which sets every field, and
+// change one with a With method: as in every model of the lab, a zero field
+// means zero, none or off, never a default, and Validate names a field out
+// of its range.
 type Config struct {
-	// Policy is RetryDefaults or one of schedule.Names() (see CheckPolicy);
-	// "" means RetryDefaults.
+	// Policy is RetryDefaults or one of schedule.Names() (see CheckPolicy).
 	Policy string
-	// Clients is the size of the cohort, in [1, 5000]; 0 means 200.
+	// Clients is the size of the cohort, in [1, MaxClients].
 	Clients int
 	// Outage is how long the server fails every request, from the moment
-	// the clients send their first requests, in (0, 1m]; 0 means 3 s.
+	// the clients send their first requests, in (0, MaxOutage].
 	Outage time.Duration
-	// Attempts is each call's attempt limit, in [1, 1000]; 0 means 20.
+	// Attempts is each call's attempt limit, in [1, MaxAttempts].
 	Attempts int
-	// Deadline is each client's deadline for its answer, in (0, 10m];
-	// 0 means 15 s.
+	// Deadline is each client's deadline for its answer, in
+	// (0, MaxDeadline].
 	Deadline time.Duration
-	// Base and Cap are the parameters of a schedule policy; 0 means
-	// retry.DefaultPolicy's (100 ms and 10 s), and a Cap of Uncapped means
-	// no cap. RetryDefaults ignores them.
+	// Base and Cap are the parameters of a schedule policy: Base > 0, and
+	// Cap 0 (Uncapped) or at least Base. RetryDefaults ignores them but
+	// checks them as full jitter's.
 	Base, Cap time.Duration
-	// Slot is the histogram resolution, in (0, 1s]; 0 means 10 ms.
+	// Slot is the histogram resolution, in (0, 1s].
 	Slot time.Duration
 	// Capacity, if positive, is the most requests the server answers per
 	// Slot-wide slot after the outage, like a server still warming up; the
@@ -117,8 +123,9 @@ type Config struct {
 	Capacity int
 	// Seed seeds every client's generators (client i draws its waits from
 	// a PCG seeded with Seed and i, and its breaker's open times from
-	// another), so no two clients share a sequence and a run's draws repeat.
-	Seed uint64
+	// another), so no two clients share a sequence and a run's draws
+	// repeat. It is in [0, 2³¹), as every model's seed.
+	Seed int64
 	// Backoff, if not nil, replaces RetryDefaults' wait schedule,
 	// retry.DefaultPolicy, for a run that tunes the package instead of
 	// taking its defaults. The other policies ignore it.
@@ -131,82 +138,56 @@ type Config struct {
 	Breaker breaker.Config
 }
 
-// Validate reports the first field of cfg that is out of range, naming it
-// and the allowed range. Zero fields are valid: they mean the defaults.
-func Validate(cfg Config) error {
-	_, err := cfg.withDefaults()
-	return err
-}
-
-// withDefaults fills in zero fields and checks the ranges.
-func (c Config) withDefaults() (Config, error) {
-	if c.Policy == "" {
-		c.Policy = RetryDefaults
-	}
+// Validate reports the first field of c that is out of range, naming it
+// and the allowed range; nil means c can run.
+func (c Config) Validate() error {
 	if err := CheckPolicy(c.Policy); err != nil {
-		return c, err
-	}
-	def := retry.DefaultPolicy.(retry.FullJitter)
-	for _, f := range []struct {
-		v   *time.Duration
-		def time.Duration
-	}{{&c.Outage, DefaultOutage}, {&c.Deadline, DefaultDeadline}, {&c.Slot, DefaultSlot}, {&c.Base, def.Base}, {&c.Cap, def.Cap}} {
-		if *f.v == 0 {
-			*f.v = f.def
-		}
-	}
-	if c.Clients == 0 {
-		c.Clients = DefaultClients
-	}
-	if c.Attempts == 0 {
-		c.Attempts = DefaultAttempts
+		return err
 	}
 	switch {
 	case c.Clients < 1 || c.Clients > MaxClients:
-		return c, fmt.Errorf("storm: clients %d out of range: want 1 <= clients <= %d", c.Clients, MaxClients)
-	case c.Outage < 0 || c.Outage > MaxOutage:
-		return c, fmt.Errorf("storm: outage %v out of range: want 0 < outage <= %v", c.Outage, MaxOutage)
+		return fmt.Errorf("storm: clients %d out of range: want 1 <= clients <= %d", c.Clients, MaxClients)
+	case c.Outage <= 0 || c.Outage > MaxOutage:
+		return fmt.Errorf("storm: outage %v out of range: want 0 < outage <= %v", c.Outage, MaxOutage)
 	case c.Attempts < 1 || c.Attempts > MaxAttempts:
-		return c, fmt.Errorf("storm: attempts %d out of range: want 1 <= attempts <= %d", c.Attempts, MaxAttempts)
-	case c.Deadline < 0 || c.Deadline > MaxDeadline:
-		return c, fmt.Errorf("storm: deadline %v out of range: want 0 < deadline <= %v", c.Deadline, MaxDeadline)
-	case c.Slot < 0 || c.Slot > time.Second:
-		return c, fmt.Errorf("storm: slot %v out of range: want 0 < slot <= 1s", c.Slot)
+		return fmt.Errorf("storm: attempts %d out of range: want 1 <= attempts <= %d", c.Attempts, MaxAttempts)
+	case c.Deadline <= 0 || c.Deadline > MaxDeadline:
+		return fmt.Errorf("storm: deadline %v out of range: want 0 < deadline <= %v", c.Deadline, MaxDeadline)
+	case c.Slot <= 0 || c.Slot > time.Second:
+		return fmt.Errorf("storm: slot %v out of range: want 0 < slot <= 1s", c.Slot)
 	case c.Capacity < 0 || c.Capacity > 1e6:
-		return c, fmt.Errorf("storm: capacity %d out of range: want 0 <= capacity <= 1000000 (0 means unlimited)", c.Capacity)
+		return fmt.Errorf("storm: capacity %d out of range: want 0 <= capacity <= 1000000 (0 means unlimited)", c.Capacity)
+	case c.Seed < 0 || c.Seed >= lcg.Modulus:
+		return fmt.Errorf("storm: seed %d out of range: want 0 <= seed < 2^31", c.Seed)
 	}
 	if _, err := c.schedule(); err != nil {
-		return c, fmt.Errorf("storm: %w", err)
+		return fmt.Errorf("storm: %w", err)
 	}
 	if v, ok := c.Backoff.(interface{ Validate() error }); ok {
 		if err := v.Validate(); err != nil {
-			return c, fmt.Errorf("storm: backoff: %w", err)
+			return fmt.Errorf("storm: backoff: %w", err)
 		}
 	}
 	if err := c.Breaker.Validate(); err != nil {
-		return c, fmt.Errorf("storm: %w", err)
+		return fmt.Errorf("storm: %w", err)
 	}
-	return c, nil
+	return nil
 }
 
 // schedule returns the schedule policy c.Policy names, with Base and Cap;
 // for RetryDefaults, which ignores them, it checks them as full jitter's.
 func (c Config) schedule() (schedule.Policy, error) {
-	capped := c.Cap
-	if capped == Uncapped {
-		capped = 0
-	}
 	name := c.Policy
 	if name == RetryDefaults {
 		name = schedule.NameFull
 	}
-	return schedule.New(schedule.Config{Name: name, Base: c.Base, Cap: capped})
+	return schedule.New(schedule.Config{Name: name, Base: c.Base, Cap: c.Cap})
 }
 
 // Result is what one run measured. Times are offsets from the moment the
 // clients sent their first requests.
 type Result struct {
-	// Config is the run's configuration, defaults filled in.
+	// Config is the run's configuration.
 	Config Config
 	// Arrivals is when each request reached the server, in arrival order.
 	Arrivals []time.Duration
@@ -243,8 +224,7 @@ const clientHeader = "X-Storm-Client"
 // Run runs one storm and returns what it measured. It stops early if ctx
 // ends, and returns context.Cause(ctx).
 func Run(ctx context.Context, cfg Config) (Result, error) {
-	cfg, err := cfg.withDefaults()
-	if err != nil {
+	if err := cfg.Validate(); err != nil {
 		return Result{}, err
 	}
 	if err := CheckDescriptors(cfg.Clients); err != nil {
@@ -377,7 +357,7 @@ type client struct {
 
 func newClient(cfg Config, i int, url string) (*client, error) {
 	base := &http.Transport{}
-	rc := retry.Config{MaxAttempts: cfg.Attempts, Rand: rand.New(rand.NewPCG(cfg.Seed, uint64(i)))}
+	rc := retry.Config{MaxAttempts: cfg.Attempts, Rand: rand.New(rand.NewPCG(uint64(cfg.Seed), uint64(i)))}
 	if cfg.Policy != RetryDefaults {
 		p, err := cfg.schedule()
 		if err != nil {
@@ -392,7 +372,7 @@ func newClient(cfg Config, i int, url string) (*client, error) {
 		// the client's own, so that a run's draws repeat.
 		bc := cfg.Breaker
 		if bc.Rand == nil {
-			bc.Rand = rand.New(rand.NewPCG(cfg.Seed, uint64(i)|breakerStream))
+			bc.Rand = rand.New(rand.NewPCG(uint64(cfg.Seed), uint64(i)|breakerStream))
 		}
 		b, err := breaker.New(bc)
 		if err != nil {

@@ -22,7 +22,7 @@ func TestStormShapes(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		const clients = 60
 		runs := map[string]storm.Result{}
-		for _, p := range storm.Lineup() {
+		for _, p := range storm.Policies() {
 			outage := 300 * time.Millisecond
 			if p == storm.RetryDefaults {
 				// Short enough that no client fails five times in a row, which would open its
@@ -30,9 +30,8 @@ func TestStormShapes(t *testing.T) {
 				outage = 60 * time.Millisecond
 			}
 			began := time.Now()
-			res, err := storm.Run(storm.InMemory(context.Background()), storm.Config{
-				Policy: p, Clients: clients, Outage: outage, Base: 50 * time.Millisecond, Seed: 1,
-			})
+			c := storm.Lesson().WithPolicy(p).WithClients(clients).WithOutage(outage).WithBase(50 * time.Millisecond).WithSeed(1)
+			res, err := storm.Run(storm.InMemory(context.Background()), c)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -99,9 +98,8 @@ func TestStormShapes(t *testing.T) {
 func TestStormOverLoopback(t *testing.T) {
 	const clients = 20
 	outage := 100 * time.Millisecond
-	res, err := storm.Run(context.Background(), storm.Config{
-		Policy: schedule.NameFull, Clients: clients, Outage: outage, Base: 20 * time.Millisecond, Seed: 1,
-	})
+	c := storm.Lesson().WithPolicy(schedule.NameFull).WithClients(clients).WithOutage(outage).WithBase(20 * time.Millisecond).WithSeed(1)
+	res, err := storm.Run(context.Background(), c)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -118,23 +116,31 @@ func TestStormOverLoopback(t *testing.T) {
 }
 
 func TestConfigValidation(t *testing.T) {
+	l := storm.Lesson()
 	for _, tc := range []struct {
 		name string
 		cfg  storm.Config
 		want string
 	}{
-		{"unknown policy", storm.Config{Policy: "linear"}, `storm: unknown policy "linear": want one of exponential, full, equal, decorrelated, uniform, constant, immediate, retry-defaults`},
-		{"first edition's defaults", storm.Config{Policy: "defaults"}, `storm: unknown policy "defaults"`},
-		{"negative clients", storm.Config{Clients: -1}, "storm: clients -1 out of range: want 1 <= clients <= 5000"},
-		{"long outage", storm.Config{Outage: 2 * time.Minute}, "storm: outage 2m0s out of range"},
-		{"many attempts", storm.Config{Attempts: 1001}, "storm: attempts 1001 out of range"},
-		{"negative deadline", storm.Config{Deadline: -time.Second}, "storm: deadline -1s out of range"},
-		{"wide slot", storm.Config{Slot: 2 * time.Second}, "storm: slot 2s out of range"},
-		{"cap below base", storm.Config{Base: time.Second, Cap: time.Millisecond}, "storm: schedule: cap 1ms below base 1s"},
-		{"cap below base, equal jitter", storm.Config{Policy: schedule.NameEqual, Base: time.Second, Cap: time.Millisecond}, "storm: schedule: cap 1ms below base 1s"},
-		{"bad backoff", storm.Config{Backoff: schedule.FullJitter{Base: time.Second, Cap: time.Millisecond}}, "storm: backoff: cap 1ms below base 1s"},
-		{"bad breaker failures", storm.Config{Breaker: breaker.Config{Failures: -1}}, "storm: breaker: failures -1 out of range"},
-		{"bad breaker open time", storm.Config{Breaker: breaker.Config{OpenTimeout: time.Second, MaxOpenTimeout: time.Millisecond}}, "storm: breaker: max open timeout 1ms out of range"},
+		{"the zero Config", storm.Config{}, `storm: unknown policy ""`},
+		{"unknown policy", l.WithPolicy("linear"), `storm: unknown policy "linear": want one of exponential, full, equal, decorrelated, uniform, constant, immediate, retry-defaults`},
+		{"first edition's defaults", l.WithPolicy("defaults"), `storm: unknown policy "defaults"`},
+		{"no clients", l.WithClients(0), "storm: clients 0 out of range: want 1 <= clients <= 5000"},
+		{"negative clients", l.WithClients(-1), "storm: clients -1 out of range: want 1 <= clients <= 5000"},
+		{"no outage", l.WithOutage(0), "storm: outage 0s out of range"},
+		{"long outage", l.WithOutage(2 * time.Minute), "storm: outage 2m0s out of range"},
+		{"no attempts", l.WithAttempts(0), "storm: attempts 0 out of range"},
+		{"many attempts", l.WithAttempts(1001), "storm: attempts 1001 out of range"},
+		{"negative deadline", l.WithDeadline(-time.Second), "storm: deadline -1s out of range"},
+		{"no slot", func() storm.Config { c := l; c.Slot = 0; return c }(), "storm: slot 0s out of range"},
+		{"wide slot", func() storm.Config { c := l; c.Slot = 2 * time.Second; return c }(), "storm: slot 2s out of range"},
+		{"negative seed", l.WithSeed(-1), "storm: seed -1 out of range: want 0 <= seed < 2^31"},
+		{"no base", l.WithBase(0), "storm: schedule: "},
+		{"cap below base", l.WithBase(time.Second).WithCap(time.Millisecond), "storm: schedule: cap 1ms below base 1s"},
+		{"cap below base, equal jitter", l.WithPolicy(schedule.NameEqual).WithBase(time.Second).WithCap(time.Millisecond), "storm: schedule: cap 1ms below base 1s"},
+		{"bad backoff", l.WithBackoff(schedule.FullJitter{Base: time.Second, Cap: time.Millisecond}), "storm: backoff: cap 1ms below base 1s"},
+		{"bad breaker failures", l.WithBreaker(breaker.Config{Failures: -1}), "storm: breaker: failures -1 out of range"},
+		{"bad breaker open time", l.WithBreaker(breaker.Config{OpenTimeout: time.Second, MaxOpenTimeout: time.Millisecond}), "storm: breaker: max open timeout 1ms out of range"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			_, err := storm.Run(context.Background(), tc.cfg)
@@ -156,11 +162,10 @@ func TestDefaultsTuned(t *testing.T) {
 func testDefaultsTuned(t *testing.T) {
 	const clients = 20
 	outage := 250 * time.Millisecond
-	res, err := storm.Run(storm.InMemory(context.Background()), storm.Config{
-		Policy: storm.RetryDefaults, Clients: clients, Outage: outage, Seed: 1,
-		Backoff: schedule.Constant{Base: 10 * time.Millisecond},
-		Breaker: breaker.Config{Failures: 2, OpenTimeout: 100 * time.Millisecond},
-	})
+	c := storm.Lesson().WithClients(clients).WithOutage(outage).WithSeed(1).
+		WithBackoff(schedule.Constant{Base: 10 * time.Millisecond}).
+		WithBreaker(breaker.Config{Failures: 2, OpenTimeout: 100 * time.Millisecond})
+	res, err := storm.Run(storm.InMemory(context.Background()), c)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -185,11 +190,11 @@ func FuzzValidate(f *testing.F) {
 	f.Add(200, int64(3*time.Second), 20, int64(15*time.Second), int64(10*time.Millisecond), 0, 5, int64(time.Second), int64(1250*time.Millisecond))
 	f.Add(-1, int64(-1), -1, int64(-1), int64(-1), -1, -1, int64(-1), int64(-1))
 	f.Fuzz(func(t *testing.T, clients int, outage int64, attempts int, deadline, slot int64, capacity, failures int, open, maxOpen int64) {
-		err := storm.Validate(storm.Config{
-			Clients: clients, Outage: time.Duration(outage), Attempts: attempts, Deadline: time.Duration(deadline),
-			Slot: time.Duration(slot), Capacity: capacity,
-			Breaker: breaker.Config{Failures: failures, OpenTimeout: time.Duration(open), MaxOpenTimeout: time.Duration(maxOpen)},
-		})
+		c := storm.Lesson().WithClients(clients).WithOutage(time.Duration(outage)).WithAttempts(attempts).
+			WithDeadline(time.Duration(deadline)).WithCapacity(capacity).
+			WithBreaker(breaker.Config{Failures: failures, OpenTimeout: time.Duration(open), MaxOpenTimeout: time.Duration(maxOpen)})
+		c.Slot = time.Duration(slot)
+		err := c.Validate()
 		if err != nil && !strings.HasPrefix(err.Error(), "storm: ") {
 			t.Fatalf("error without the package name: %v", err)
 		}

@@ -16,7 +16,7 @@ import (
 
 func lineup(t testing.TB, base, cap time.Duration) []schedule.Named {
 	t.Helper()
-	ps, err := Lineup(base, cap)
+	ps, err := NewLineup(base, cap)
 	if err != nil {
 		t.Fatal(err)
 	}

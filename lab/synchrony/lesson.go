@@ -34,9 +34,9 @@ func CapLesson() Cohort {
 	return c
 }
 
-// CapLineup returns Lineup(CapBase, CapCap): the lesson's policies for the
+// CapLineup returns NewLineup(CapBase, CapCap): the lesson's policies for the
 // cap section.
-func CapLineup() ([]schedule.Named, error) { return Lineup(CapBase, CapCap) }
+func CapLineup() []schedule.Named { return mustLineup(CapBase, CapCap) }
 
 // FixedFirst is a retry policy that waits exactly First before the first
 // retry and lets Then choose every later wait (with n counted as usual, so

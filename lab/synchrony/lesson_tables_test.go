@@ -22,10 +22,7 @@ func has(t *testing.T, name string, tb table.Table, want ...string) {
 
 // TestLessonTables checks lines of the tables lessons 07 and 08 print.
 func TestLessonTables(t *testing.T) {
-	lineup, err := Lineup(LessonBase, LessonCap)
-	if err != nil {
-		t.Fatal(err)
-	}
+	lineup := Lineup()
 	u := 0.25
 	byHand := []time.Duration{8 * time.Second, 2 * time.Second, 5 * time.Second, 2250 * time.Millisecond}
 	hand, err := ByHandTable(lineup, byHand, 3, 2*time.Second, u)
@@ -37,10 +34,7 @@ func TestLessonTables(t *testing.T) {
 		t.Error("ByHandTable with fewer waits than policies: no error")
 	}
 
-	capLineup, err := CapLineup()
-	if err != nil {
-		t.Fatal(err)
-	}
+	capLineup := CapLineup()
 	waits, err := WaitTable(capLineup, 1000, CapCap, lcg.DefaultSeed)
 	if err != nil {
 		t.Fatal(err)

@@ -4,16 +4,17 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/backofflab/backofflab/lab"
 	"github.com/backofflab/backofflab/lab/metrics"
 	"github.com/backofflab/backofflab/lab/schedule"
 	"github.com/backofflab/backofflab/lab/table"
 )
 
-// Lineup returns the policies the lesson compares, in its order, built by
-// schedule.New with the given base and cap (0 means uncapped), ready for
+// NewLineup returns the policies the lesson compares, in its order, built
+// by schedule.New with the given base and cap (0 means uncapped), ready for
 // Table: exponential backoff without jitter first, then full, equal and
 // decorrelated jitter.
-func Lineup(base, cap time.Duration) ([]schedule.Named, error) {
+func NewLineup(base, cap time.Duration) ([]schedule.Named, error) {
 	var out []schedule.Named
 	for _, name := range []string{schedule.NameExponential, schedule.NameFull, schedule.NameEqual, schedule.NameDecorrelated} {
 		p, err := schedule.New(schedule.Config{Name: name, Base: base, Cap: cap})
@@ -23,6 +24,18 @@ func Lineup(base, cap time.Duration) ([]schedule.Named, error) {
 		out = append(out, schedule.Named{Name: name, Policy: p})
 	}
 	return out, nil
+}
+
+// Lineup returns lesson 07's lineup: NewLineup(LessonBase, LessonCap).
+func Lineup() []schedule.Named { return mustLineup(LessonBase, LessonCap) }
+
+// mustLineup is NewLineup for the package's own valid parameters.
+func mustLineup(base, cap time.Duration) []schedule.Named {
+	l, err := NewLineup(base, cap)
+	if err != nil {
+		panic(err) // unreachable: the lessons' parameters are valid
+	}
+	return l
 }
 
 // A Row is one policy's cohort, measured as the lesson's main table reports
@@ -54,14 +67,7 @@ type Rows []Row
 
 // Of returns the row of the named policy (schedule.NameFull, say), or the
 // zero Row if no row has that name.
-func (rs Rows) Of(name string) Row {
-	for _, r := range rs {
-		if r.Policy == name {
-			return r
-		}
-	}
-	return Row{}
-}
+func (rs Rows) Of(name string) Row { return lab.Of(rs, func(r Row) string { return r.Policy }, name) }
 
 // Table runs c under each policy (c.Policy is ignored) and measures each run
 // at the given slot width.
@@ -92,14 +98,8 @@ func Table(c Cohort, policies []schedule.Named, slot time.Duration) (Rows, error
 }
 
 // LessonTable returns the lesson's main table: the Lesson cohort under the
-// Lineup of LessonBase and LessonCap, measured at LessonSlot.
-func LessonTable() (Rows, error) {
-	policies, err := Lineup(LessonBase, LessonCap)
-	if err != nil {
-		return nil, err
-	}
-	return Table(Lesson(), policies, LessonSlot)
-}
+// Lineup, measured at LessonSlot.
+func LessonTable() (Rows, error) { return Table(Lesson(), Lineup(), LessonSlot) }
 
 // Table returns the rows as a table, one line per policy name, each peak
 // with its slot width.

@@ -5,6 +5,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/backofflab/backofflab/lab"
 	"github.com/backofflab/backofflab/lab/metrics"
 )
 
@@ -138,31 +139,12 @@ type Results []Result
 // if there is none (as http.Header.Get returns ""), so that a cell names
 // the run it means: rs.Jitter(1), not rs[1].
 func (rs Results) Jitter(w float64) Result {
-	for _, r := range rs {
-		if r.Config.Jitter == w {
-			return r
-		}
-	}
-	return Result{}
+	return lab.Of(rs, func(r Result) float64 { return r.Config.Jitter }, w)
 }
 
-// RunEach runs every configuration, in order. It stops at the first
-// invalid one, with an error that says which it was.
-func RunEach(cs []Config) (Results, error) { return eachRun(cs, Run) }
-
-// eachRun applies f to every configuration, in order. It stops at the
-// first error, saying which run it was.
-func eachRun[T any](cs []Config, f func(Config) (T, error)) ([]T, error) {
-	out := make([]T, len(cs))
-	for i, c := range cs {
-		v, err := f(c)
-		if err != nil {
-			return nil, fmt.Errorf("run %d of %d (%s): %w", i+1, len(cs), c.Label(), err)
-		}
-		out[i] = v
-	}
-	return out, nil
-}
+// RunEach runs every configuration, in order (lab.RunEach). It checks
+// them all before the first run, with an error that says which it was.
+func RunEach(cs []Config) (Results, error) { return lab.RunEach(cs, Run) }
 
 // SlotSweep is one run measured at several slot widths.
 type SlotSweep struct {
@@ -221,5 +203,5 @@ func (ss SlotSweeps) Jitter(w float64) SlotSweep {
 // SweepEach applies SweepSlots to every configuration, in order, at the
 // same widths. It stops at the first error, saying which run it was.
 func SweepEach(cs []Config, widths []time.Duration) (SlotSweeps, error) {
-	return eachRun(cs, func(c Config) (SlotSweep, error) { return SweepSlots(c, widths) })
+	return lab.RunEach(cs, func(c Config) (SlotSweep, error) { return SweepSlots(c, widths) })
 }

@@ -3,8 +3,9 @@ server, opens a notebook's kernel and runs cells through the Jupyter protocol (t
 browser uses). scripts/class-bench and the class tests (internal/classroom) drive it.
 
     python client.py run URL USER PASSWORD NOTEBOOK      run a notebook (a path in the home) top to bottom
-    python client.py cell URL USER PASSWORD CODE         run one cell in a fresh scratch kernel
+    python client.py cell URL USER PASSWORD CODE [SECS]  run one cell in a fresh scratch kernel (at most SECS, default 600)
     python client.py get URL USER PASSWORD PATH...       start the server, GET each path (as that learner), print the statuses
+    python client.py stop URL USER PASSWORD              stop the learner's server (as the hub's page does), wait until it is gone
     python client.py bench URL ROSTER_CSV N NOTEBOOK     N learners at once: cell times, first chart, memory
 
 Each prints one JSON object on standard output.
@@ -13,7 +14,6 @@ import json
 import os
 import pwd
 import random
-import statistics
 import sys
 import threading
 import time
@@ -63,6 +63,20 @@ class Learner:
         if r.status_code != 200:
             raise RuntimeError("%s's server: HTTP %d" % (self.user, r.status_code))
 
+    def stop_server(self, timeout=120):
+        """Stops the learner's server through the hub's API and waits until the hub says it is gone."""
+        api = self.url + "/hub/api/users/" + self.user
+        h = {"X-XSRFToken": self.xsrf("/hub/")}
+        r = self.s.delete(api + "/server", headers=h, timeout=120)
+        if r.status_code not in (202, 204, 400):
+            raise RuntimeError("stopping %s's server: HTTP %d %s" % (self.user, r.status_code, r.text[:200]))
+        deadline = time.time() + timeout
+        while time.time() < deadline:
+            if not self.s.get(api, headers=h, timeout=60).json().get("servers", {}).get(""):
+                return
+            time.sleep(0.3)
+        raise RuntimeError("%s's server did not stop within %d s" % (self.user, timeout))
+
     def server(self, user=None):
         return "%s/user/%s/" % (self.url, user or self.user)
 
@@ -103,15 +117,22 @@ class Kernel:
         self.ws.send(json.dumps(msg))
         outputs, status, idle, replied = [], None, False, False
         while not (idle and replied):
-            if time.time() - start > timeout:
+            left = timeout - (time.time() - start)
+            if left <= 0:
                 return time.time() - start, outputs, "timeout"
-            m = json.loads(self.ws.recv())
+            self.ws.settimeout(left)
+            try:
+                m = json.loads(self.ws.recv())
+            except websocket.WebSocketTimeoutException:
+                return time.time() - start, outputs, "timeout"
             if m.get("parent_header", {}).get("msg_id") != mid:
                 continue
             t = m["header"]["msg_type"]
             c = m["content"]
             if t == "stream":
                 outputs.append({"type": "stream", "text": c["text"]})
+            elif t in ("display_data", "execute_result") and 'data-mime-type="application/vnd.jupyter.stderr"' in str(c["data"].get("text/html", "")):
+                outputs.append({"type": "stream", "text": html_text(c["data"]["text/html"])})  # (GoNB shows compile errors so)
             elif t in ("display_data", "execute_result"):
                 outputs.append({"type": t, "mimes": sorted(c["data"]), "text": str(c["data"].get("text/plain", "")),
                                 "chart": any(k in c["data"] for k in ("image/png", "image/svg+xml")) or "echarts" in str(c["data"].get("text/html", "")) or "<svg" in str(c["data"].get("text/html", "")) or "<img" in str(c["data"].get("text/html", ""))})
@@ -129,6 +150,14 @@ class Kernel:
         finally:
             h = {"X-XSRFToken": self.l.xsrf("/user/%s/" % self.l.user)}
             self.l.s.delete(self.l.server() + "api/sessions/" + self.session_id, headers=h, timeout=60)
+
+
+def html_text(h):
+    """The text an HTML output shows (its styles and tags dropped)."""
+    import html
+    import re
+    h = re.sub(r"(?s)<style.*?</style>", "", h)
+    return html.unescape(re.sub(r"<[^>]+>", "", h))
 
 
 def failed(outputs, status):
@@ -266,6 +295,9 @@ def main(argv):
         if cmd == "get":
             l.start_server()
             out = {p: l.get(p).status_code for p in argv[5:]}
+        elif cmd == "stop":
+            l.stop_server()
+            out = {"stopped": True}
         else:
             l.start_server()
             if cmd == "run":
@@ -277,7 +309,7 @@ def main(argv):
                         json={"type": "notebook", "content": {"cells": [], "metadata": {}, "nbformat": 4, "nbformat_minor": 5}}).raise_for_status()
                 k = l.open_kernel(path)
                 try:
-                    secs, outs, status = k.execute(argv[5])
+                    secs, outs, status = k.execute(argv[5], timeout=float(argv[6]) if len(argv) > 6 else 600)
                 finally:
                     k.close()
                     l.s.delete(l.server() + "api/contents/" + path, headers=h, timeout=60)

@@ -9,4 +9,6 @@ c.ClearSolutions.end_solution_delimeter = "END SOLUTION"
 c.ClearHiddenTests.begin_test_delimeter = "BEGIN HIDDEN TESTS"
 c.ClearHiddenTests.end_test_delimeter = "END HIDDEN TESTS"
 c.Execute.timeout = 300
-c.Execute.kernel_name = "backofflab-go"
+# Every notebook autograde (and validate) runs, it runs in the grading sandbox: this kernel starts
+# the Go kernel as an account of its own, never as the instructor (class/backofflab_class/grader.py).
+c.Execute.kernel_name = "backofflab-go-grader"

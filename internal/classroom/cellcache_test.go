@@ -17,14 +17,16 @@ import (
 	"github.com/backofflab/backofflab/internal/jupytertest"
 )
 
-// cellCache is class/cellcache.py's daemon serving a small checkout of its own, and the kernels'
-// folders beside its build folders (GoNB's /tmp/gonb_ID, here under one temporary folder).
+// cellCache is the cell programs' daemon (class/backofflab_class/cells.py) serving a small
+// checkout of its own, and the kernels' folders beside its build folders (GoNB's /tmp/gonb_ID,
+// here under one temporary folder). fakeGo stands for the real go command: the client runs it
+// when the daemon does not serve a build, and it says so and exits 3.
 type cellCache struct {
-	script, repo, tmp, socket, programs string
-	env                                 []string
+	py, repo, tmp, socket, programs, fakeGo string
+	env                                     []string
 }
 
-func startCellCache(t *testing.T) *cellCache {
+func startCellCache(t *testing.T, flags ...string) *cellCache {
 	t.Helper()
 	py, err := exec.LookPath("python3")
 	if err != nil {
@@ -32,16 +34,20 @@ func startCellCache(t *testing.T) *cellCache {
 	}
 	root := t.TempDir()
 	cc := &cellCache{
-		script:   filepath.Join(jupytertest.Repo(), "class", "cellcache.py"),
+		py:       py,
 		repo:     filepath.Join(root, "repo"),
 		tmp:      filepath.Join(root, "tmp"),
 		socket:   filepath.Join(root, "cells.sock"),
 		programs: filepath.Join(root, "cache", "programs"),
+		fakeGo:   filepath.Join(root, "fake-go"),
 	}
-	cc.env = append(os.Environ(), "TMPDIR="+cc.tmp, "GOFLAGS=-ldflags=-s", "GOPROXY=off", "GOTOOLCHAIN=local", "GOWORK=", "GOTELEMETRY=off")
+	cc.env = append(os.Environ(), "TMPDIR="+cc.tmp, "GOFLAGS=-ldflags=-s", "GOPROXY=off", "GOTOOLCHAIN=local", "GOWORK=", "GOTELEMETRY=off",
+		"CGO_ENABLED=0", "PYTHONPATH="+filepath.Join(jupytertest.Repo(), "class"), "PYTHONDONTWRITEBYTECODE=1")
 	must(t, os.MkdirAll(cc.tmp, 0o755))
+	must(t, os.WriteFile(cc.fakeGo, []byte("#!/bin/sh\necho \"the kernel's own build: $*\" >&2\nexit 3\n"), 0o755))
 	cc.writeRepo(t, "42")
-	cmd := exec.Command(py, cc.script, "serve", "--socket", cc.socket, "--cache", filepath.Dir(cc.programs), "--repo", cc.repo, "--slots", "1")
+	cmd := exec.Command(py, append([]string{"-m", "backofflab_class.cells", "serve", "--socket", cc.socket, "--cache", filepath.Dir(cc.programs),
+		"--repo", cc.repo, "--slots", "1"}, flags...)...)
 	cmd.Env = cc.env
 	startDaemon(t, cmd, cc.socket, "the cell cache")
 	return cc
@@ -100,10 +106,10 @@ func (cc *cellCache) kernel(t *testing.T, id, main string) string {
 }
 
 // build runs the client as class/bin/go does for GoNB's build in kernel folder d; it returns the
-// client's exit code and what it said.
+// client's exit code and what it said (exit 3: the fake go command ran, the daemon did not serve it).
 func (cc *cellCache) build(t *testing.T, d string, env ...string) (int, string) {
 	t.Helper()
-	cmd := exec.Command("python3", cc.script, "build", "-o", filepath.Join(d, filepath.Base(d)))
+	cmd := exec.Command(cc.py, "-m", "backofflab_class.cells", "go", cc.fakeGo, "build", "-o", filepath.Join(d, filepath.Base(d)))
 	cmd.Dir = d
 	cmd.Env = slices.Concat(cc.env, []string{"GONB_TMP_DIR=" + d, "BACKOFFLAB_CELLS_SOCKET=" + cc.socket, "BACKOFFLAB_CELLS_VERBOSE=1"}, env)
 	out, err := cmd.CombinedOutput()
@@ -184,7 +190,8 @@ func TestCellCacheKeying(t *testing.T) {
 
 func TestCellCacheConcurrent(t *testing.T) {
 	// A class runs the same cell at the same moment: one build, every kernel served from it.
-	cc := startCellCache(t)
+	// (Every kernel here is this test's account: it may have as many requests open as kernels.)
+	cc := startCellCache(t, "--requests", "16")
 	const kernels = 16
 	type result struct {
 		code int
@@ -225,8 +232,8 @@ func TestCellCacheSafety(t *testing.T) {
 	refused := func(name, d, reason string, env ...string) {
 		t.Helper()
 		code, said := cc.build(t, d, env...)
-		if code != 3 || !strings.Contains(said, reason) {
-			t.Errorf("%s: exit %d, said %q; want exit 3 (build as usual), saying %q", name, code, said, reason)
+		if code != 3 || !strings.Contains(said, reason) || !strings.Contains(said, "the kernel's own build") {
+			t.Errorf("%s: exit %d, said %q; want exit 3 (the kernel builds it), saying %q", name, code, said, reason)
 		}
 	}
 	// Code from outside the checkout and the module cache: a folder a learner can write.
@@ -236,7 +243,22 @@ func TestCellCacheSafety(t *testing.T) {
 	must(t, os.WriteFile(filepath.Join(elsewhere, "p", "p.go"), []byte("package p\n\nfunc Answer() int { return 666 }\n"), 0o644))
 	d := cc.kernel(t, "3333dddd", answerCell)
 	must(t, os.WriteFile(filepath.Join(d, "go.mod"), []byte("module gonb_3333dddd\n\ngo 1.26\n\nreplace (\n\texample.com/fakelab => "+elsewhere+"\n)\n"), 0o644))
-	refused("a replace pointing outside the checkout", d, "only the checkout")
+	refused("a replace pointing outside the checkout", d, "must be inside the checkout")
+	// The same, as the go command reads it and a line-by-line check did not: a quoted path, and
+	// a block with no space before its parenthesis.
+	for i, gomod := range []string{
+		"module gonb_38\n\ngo 1.26\n\nreplace example.com/fakelab => \"" + elsewhere + "\"\n",
+		"module gonb_39\n\ngo 1.26\n\nreplace(\nexample.com/fakelab => " + elsewhere + "\n)\n",
+	} {
+		d = cc.kernel(t, fmt.Sprintf("3333ddd%d", i), answerCell)
+		must(t, os.WriteFile(filepath.Join(d, "go.mod"), []byte(gomod), 0o644))
+		refused(fmt.Sprintf("replace outside the checkout, spelled %q", strings.Split(gomod, "\n")[4]), d, "must be inside the checkout")
+	}
+	// cgo, in every spelling of its import: the daemon builds with CGO_ENABLED=0 and says why.
+	for i, imp := range []string{`import "C"`, `import C "C"`, `import _ "\x43"`, "import (\n\t\"fmt\"\n\t`C`\n)"} {
+		d = cc.kernel(t, fmt.Sprintf("4444cgo%d", i), "package main\n\n/*\nint x;\n*/\n"+imp+"\n\nfunc main() {}\n")
+		refused("a cell with "+imp, d, `imports "C": cgo is off`)
+	}
 	d = cc.kernel(t, "4444eeee", answerCell)
 	must(t, os.WriteFile(filepath.Join(d, "go.work"), []byte("go 1.26\n\nuse .\nuse "+elsewhere+"\n"), 0o644))
 	refused("a go.work using a folder outside the checkout", d, "only the cell's folder and the checkout")
@@ -260,7 +282,7 @@ func TestCellCacheSafety(t *testing.T) {
 		{"a file a cell does not have", tar.Header{Name: "evil.syso", Typeflag: tar.TypeReg, Size: 13, Mode: 0o644}},
 	} {
 		var b bytes.Buffer
-		b.WriteString(`{"protocol": "backofflab-cellcache-1", "env": {"GOFLAGS": "-ldflags=-s"}}` + "\n")
+		b.WriteString(`{"protocol": "backofflab-cells-2", "command": "build", "env": {"GOFLAGS": "-ldflags=-s", "CGO_ENABLED": "0"}}` + "\n")
 		tw := tar.NewWriter(&b)
 		must(t, tw.WriteHeader(&tc.hdr))
 		if tc.hdr.Size > 0 {
@@ -272,8 +294,9 @@ func TestCellCacheSafety(t *testing.T) {
 			t.Errorf("%s: the daemon answered %v, want refused", tc.name, r)
 		}
 	}
-	// What the daemon keeps, nobody else can change: programs and their folder are not writable
-	// by group or others.
+	// What the daemon keeps, nobody else can read or change: the programs' folder is the daemon's
+	// alone (a program is handed out over the socket, to whoever sent its sources), and its own
+	// folder only lets others reach the socket.
 	d = cc.kernel(t, "7777bbbb", answerCell)
 	if code, said := cc.build(t, d); code != 0 {
 		t.Fatalf("a plain cell: exit %d, %s", code, said)
@@ -283,8 +306,8 @@ func TestCellCacheSafety(t *testing.T) {
 	for _, p := range append([]string{cc.programs, filepath.Dir(cc.programs)}, names(cc.programs, entries)...) {
 		st, err := os.Stat(p)
 		must(t, err)
-		if st.Mode().Perm()&0o022 != 0 {
-			t.Errorf("%s: mode %v, want no write permission for group and others", p, st.Mode().Perm())
+		if mask := map[bool]os.FileMode{true: 0o066, false: 0o077}[p == filepath.Dir(cc.programs)]; st.Mode().Perm()&mask != 0 {
+			t.Errorf("%s: mode %v, want no permission for group and others (but search on the socket's folder)", p, st.Mode().Perm())
 		}
 	}
 	if len(entries) != 2 {
@@ -303,15 +326,90 @@ func names(dir string, entries []os.DirEntry) []string {
 // ask sends a request to the daemon and decodes its answer.
 func (cc *cellCache) ask(t *testing.T, req []byte) map[string]any {
 	t.Helper()
+	c := cc.send(t, req)
+	defer c.Close()
+	return answer(t, c, 30*time.Second)
+}
+
+// send opens a connection and sends a request (its length, then its bytes) without waiting.
+func (cc *cellCache) send(t *testing.T, req []byte) net.Conn {
+	t.Helper()
 	c, err := net.Dial("unix", cc.socket)
 	must(t, err)
-	defer c.Close()
-	_, err = c.Write(req)
+	n := len(req)
+	_, err = c.Write(append([]byte{byte(n >> 24), byte(n >> 16), byte(n >> 8), byte(n)}, req...))
 	must(t, err)
-	must(t, c.(*net.UnixConn).CloseWrite())
+	return c
+}
+
+// answer decodes the daemon's answer on c, or returns nil if none comes within d.
+func answer(t *testing.T, c net.Conn, d time.Duration) map[string]any {
+	t.Helper()
+	must(t, c.SetReadDeadline(time.Now().Add(d)))
 	var r map[string]any
 	if err := json.NewDecoder(c).Decode(&r); err != nil {
+		if ne, ok := err.(net.Error); ok && ne.Timeout() {
+			return nil
+		}
 		t.Fatal(fmt.Errorf("the daemon's answer: %w", err))
 	}
 	return r
+}
+
+const slotRequest = `{"protocol": "backofflab-cells-2", "command": "slot"}`
+
+// One account cannot take the daemon over: at most four requests open at once (the fifth is
+// refused at once), one build slot at a time, each slot held at most --build-seconds, each request
+// whole within --request-seconds and at most 1 MiB.
+func TestCellCacheLimits(t *testing.T) {
+	cc := startCellCache(t, "--slots", "2", "--build-seconds", "3", "--request-seconds", "2")
+	first := cc.send(t, []byte(slotRequest))
+	defer first.Close()
+	if r := answer(t, first, 10*time.Second); r["status"] != "granted" {
+		t.Fatalf("the first slot: %v, want granted", r)
+	}
+	// Two slots are free in all, but this account holds one: the next waits.
+	second := cc.send(t, []byte(slotRequest))
+	defer second.Close()
+	if r := answer(t, second, time.Second); r != nil {
+		t.Errorf("a second slot for the same account while it holds one: %v, want no answer yet", r)
+	}
+	// Two requests that never finish arriving: open, counted, cut after --request-seconds.
+	var silent []net.Conn
+	for range 2 {
+		c, err := net.Dial("unix", cc.socket)
+		must(t, err)
+		defer c.Close()
+		silent = append(silent, c)
+	}
+	time.Sleep(200 * time.Millisecond)
+	if r := cc.ask(t, []byte(slotRequest)); r["status"] != "refused" || !strings.Contains(fmt.Sprint(r["reason"]), "at most 4 at once") {
+		t.Errorf("a fifth request of one account: %v, want refused at once (at most 4 at once)", r)
+	}
+	for _, c := range silent {
+		if r := answer(t, c, 5*time.Second); r["status"] != "refused" || !strings.Contains(fmt.Sprint(r["reason"]), "did not arrive within 2 s") {
+			t.Errorf("a request that never arrives whole: %v, want refused after 2 s", r)
+		}
+	}
+	// The first slot's holder never lets go: its slot ends after --build-seconds, and the waiting
+	// request gets it.
+	if r := answer(t, second, 10*time.Second); r["status"] != "granted" {
+		t.Errorf("the waiting slot request, after the first slot's 3 s: %v, want granted", r)
+	}
+	buf := make([]byte, 1)
+	must(t, first.SetReadDeadline(time.Now().Add(5*time.Second)))
+	if n, err := first.Read(buf); n != 0 || err == nil {
+		t.Errorf("the first slot's connection after its 3 s: read %d bytes, %v; want it closed by the daemon", n, err)
+	}
+	// A request of more than 1 MiB: refused before it is read.
+	big := make([]byte, 4)
+	big[1] = 0x20 // 2 MiB
+	c, err := net.Dial("unix", cc.socket)
+	must(t, err)
+	defer c.Close()
+	_, err = c.Write(big)
+	must(t, err)
+	if r := answer(t, c, 10*time.Second); r["status"] != "refused" || !strings.Contains(fmt.Sprint(r["reason"]), "at most 1048576") {
+		t.Errorf("a 2 MiB request: %v, want refused (at most 1048576 bytes)", r)
+	}
 }

@@ -30,7 +30,11 @@ type class struct {
 	instructor               string
 	passwords                map[string]string
 	config                   string // the class's configuration folder (learner/, instructor/)
+	state                    string // its root-only state (logs/, class.json, ...)
 }
+
+// processes is the learners' process limit in the tests' class (scripts/class --processes).
+const processes = 256
 
 func (c *class) venv() string { return filepath.Join(c.repo, ".cache", "class", "venv") }
 
@@ -62,9 +66,14 @@ func startClass(t *testing.T) *class {
 	port := freePort(t)
 	c.url = fmt.Sprintf("http://127.0.0.1:%d", port)
 	c.config = filepath.Join(repo, ".cache", "class", c.instance, "config")
-	t.Cleanup(func() { c.stop(t) })
-	cmd := exec.Command(filepath.Join(repo, "scripts", "class"), "--roster", roster, "--port", strconv.Itoa(port), "--instructor", c.instructor)
-	cmd.Env = c.env(os.Environ(), "BACKOFFLAB_CPU_SECONDS=10")
+	c.state = filepath.Join(repo, ".cache", "class", c.instance, "state")
+	t.Cleanup(func() {
+		c.stop(t)
+		_ = os.RemoveAll(filepath.Join(repo, ".cache", "class", c.instance))
+	})
+	cmd := exec.Command(filepath.Join(repo, "scripts", "class"), "--roster", roster, "--port", strconv.Itoa(port), "--instructor", c.instructor,
+		"--instance", c.instance, "--cpu-seconds", "10", "--processes", strconv.Itoa(processes))
+	cmd.Env = c.env(os.Environ())
 	start := time.Now()
 	out, err := cmd.CombinedOutput()
 	if err != nil {
@@ -95,12 +104,12 @@ func startClass(t *testing.T) *class {
 }
 
 func (c *class) env(base []string, extra ...string) []string {
-	return append(proctag.Env(base, c.tag), append([]string{"BACKOFFLAB_CLASS_INSTANCE=" + c.instance}, extra...)...)
+	return append(proctag.Env(base, c.tag), extra...)
 }
 
 // stop stops the class and checks that no process and no account of it is left.
 func (c *class) stop(t *testing.T) {
-	cmd := exec.Command(filepath.Join(c.repo, "scripts", "class"), "--stop")
+	cmd := exec.Command(filepath.Join(c.repo, "scripts", "class"), "--stop", "--instance", c.instance)
 	cmd.Env = c.env(os.Environ())
 	if out, err := cmd.CombinedOutput(); err != nil {
 		t.Errorf("scripts/class --stop: %v\n%s", err, out)
@@ -108,17 +117,18 @@ func (c *class) stop(t *testing.T) {
 	if left := proctag.Stop(c.tag, 5*time.Second); len(left) > 0 {
 		t.Errorf("scripts/class --stop left processes running (now killed): %v", left)
 	}
-	for _, u := range append(c.learners, c.instructor, "blc-"+c.instance) { // (blc-: the cell programs' account)
+	for _, u := range append(c.learners, c.instructor, "blc-"+c.instance, "blg-"+c.instance) { // (the cell programs' and the grading sandbox's accounts)
 		if _, err := user.Lookup(u); err == nil {
 			t.Errorf("scripts/class --stop left the account %s (now removed)", u)
 			_ = exec.Command("userdel", "-r", u).Run()
 		}
 	}
-	if cells := "/var/cache/backofflab/cells-" + c.instance; exists(cells) {
-		t.Errorf("scripts/class --stop left the cell programs in %s (now removed)", cells)
-		_ = os.RemoveAll(cells)
+	for _, d := range []string{"/var/cache/backofflab/cells-" + c.instance, "/var/cache/backofflab/grader-" + c.instance} {
+		if exists(d) {
+			t.Errorf("scripts/class --stop left %s (now removed)", d)
+			_ = os.RemoveAll(d)
+		}
 	}
-	_ = os.RemoveAll(filepath.Join(c.repo, ".cache", "class", c.instance))
 }
 
 // client runs class/client.py and decodes the JSON it prints into v.
@@ -162,6 +172,7 @@ func (c *class) as(t *testing.T, u, role, dir string, args ...string) string {
 	full := []string{"-u", u, "--", "env", "-i", "HOME=" + home, "USER=" + u, "LOGNAME=" + u, "LANG=C.UTF-8",
 		"PATH=" + filepath.Join(c.venv(), "bin") + ":" + os.Getenv("PATH"),
 		"JUPYTER_CONFIG_PATH=" + filepath.Join(c.config, role),
+		"JUPYTER_PATH=" + filepath.Join(c.config, role, "data"),
 		"BACKOFFLAB_CLASS=1"}
 	for _, kv := range c.env(os.Environ()) { // the marks that find what this test started
 		if strings.HasPrefix(kv, proctag.Var+"=") || strings.HasPrefix(kv, "BACKOFFLAB_TEST_RUN=") {
@@ -177,6 +188,16 @@ func (c *class) as(t *testing.T, u, role, dir string, args ...string) string {
 		t.Fatalf("%s as %s: %v\n%s", strings.Join(args, " "), u, err, out)
 	}
 	return string(out)
+}
+
+// log returns the class's log file name (in its root-only state's logs/).
+func (c *class) log(t *testing.T, name string) string {
+	t.Helper()
+	b, err := os.ReadFile(filepath.Join(c.state, "logs", name))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
 }
 
 func exists(path string) bool {
@@ -198,6 +219,8 @@ func freePort(t *testing.T) int {
 func TestClass(t *testing.T) {
 	c := startClass(t)
 	a, b, _ := c.learners[0], c.learners[1], c.learners[2]
+
+	t.Run("ExchangeCourseFolderIsTheInstructors", func(t *testing.T) { exchangeCourseFolder(t, c, a) })
 
 	t.Run("LearnersAreIsolated", func(t *testing.T) {
 		// B's server runs (so that its URL routes to it), and A asks for B's things.
@@ -276,41 +299,34 @@ func main() {
 				t.Fatalf("%s's cell: %+v", u, r)
 			}
 		}
-		log, err := os.ReadFile(filepath.Join(c.repo, ".cache", "class", c.instance, "state", "cells.log"))
-		if err != nil {
-			t.Fatal(err)
-		}
 		ub, err := user.Lookup(b)
 		if err != nil {
 			t.Fatal(err)
 		}
-		if !strings.Contains(string(log), "uid="+ub.Uid+" hit ") {
+		if log := c.log(t, "cells.log"); !strings.Contains(log, "uid="+ub.Uid+" build hit ") {
 			t.Errorf("B's run of the cell A ran first was not served from the cache; the cache's log:\n%s", log)
-		}
-		// A learner's cell can neither add a program to the cache nor change one in it.
-		programs := filepath.Join("/var/cache/backofflab", "cells-"+c.instance, "programs")
-		r := c.cell(t, a, fmt.Sprintf(`import ("fmt"; "os"; "path/filepath")
-func main() {
-	fmt.Println("add:", os.WriteFile(%q, []byte("x"), 0o755))
-	progs, _ := filepath.Glob(%q)
-	for _, p := range progs {
-		f, err := os.OpenFile(p, os.O_WRONLY, 0)
-		if err == nil { f.Close() }
-		fmt.Println("change:", err)
-	}
-	fmt.Println("programs:", len(progs))
-}`, filepath.Join(programs, "evil"), filepath.Join(programs, "*")))
-		if r.Failed || strings.Count(r.Output, "permission denied") < 3 || strings.Contains(r.Output, "<nil>") {
-			t.Errorf("A's cell writing into the cache: want every write refused (permission denied), got %+v", r)
 		}
 	})
 
+	t.Run("CellProgramsNotReadable", func(t *testing.T) { cellProgramsNotReadable(t, c, a) })
+	t.Run("NoWritableInodeShared", func(t *testing.T) { noWritableInodeShared(t, c, a, b) })
+	t.Run("CgoRefused", func(t *testing.T) { cgoRefused(t, c, a) })
+	t.Run("KernelOutputIsNotTheLog", func(t *testing.T) { kernelOutputIsNotTheLog(t, c, a, b) })
+	t.Run("SlotsCannotBeHoarded", func(t *testing.T) { slotsCannotBeHoarded(t, c, a, b) })
+	t.Run("ProcessLimit", func(t *testing.T) { processLimit(t, c, a) })
+	t.Run("ServerPortCannotBeTaken", func(t *testing.T) { serverPortCannotBeTaken(t, c, a, b) })
+
 	t.Run("ServersForkedAsTheLearner", func(t *testing.T) { forkedServer(t, c, a) })
+
+	t.Run("LessonsCopiedAsTheLearner", func(t *testing.T) { lessonsCopiedAsTheLearner(t, c, a) })
+
+	t.Run("StopTakesTheKernels", func(t *testing.T) { stopTakesTheKernels(t, c, b) })
 
 	t.Run("LearnerInBrowser", func(t *testing.T) { learnerInBrowser(t, c, c.learners[2]) })
 
 	t.Run("NbgraderRoundTrip", func(t *testing.T) { nbgraderRoundTrip(t, c) })
 
-	// Stopping leaves nothing: checked by c.stop, which runs here (and again, harmlessly, at cleanup).
-	c.stop(t)
+	// Stopping leaves nothing (checked by c.stop, which runs here, and again, harmlessly, at
+	// cleanup), reads no sparse file in full and leaves no learner's file in /tmp.
+	t.Run("StopLeavesNothing", func(t *testing.T) { stopLeavesNothing(t, c, a, b) })
 }

@@ -7,6 +7,7 @@ package classroom
 import (
 	"encoding/csv"
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -68,9 +69,20 @@ func grading(c map[string]any) (id string, solution, graded bool) {
 	return id, solution, graded
 }
 
+// probeCell is a cell B adds to a submitted notebook: what it can reach when autograde runs it.
+const probeCell = `%%%%
+fmt.Println("grading as uid", os.Getuid())
+fmt.Println("gradebook:", os.WriteFile("/home/%[1]s/course/gradebook.db", []byte("x"), 0o644))
+_, err := os.ReadDir("/home/%[1]s/course")
+fmt.Println("course:", err)
+limits, _ := os.ReadFile("/proc/self/limits")
+fmt.Print(string(limits))`
+
 // nbgraderRoundTrip: generate the learner's version, release, fetch and submit as a learner who
 // solved everything (A) and one who solved nothing (B), collect, autograde with the hidden
-// checks, generate feedback, export the grades.
+// checks, generate feedback, export the grades. On the way: a submission is open to its learner
+// and the instructor only, and autograde runs B's code in the grading sandbox (its own account,
+// with limits), never as the instructor.
 func nbgraderRoundTrip(t *testing.T, c *class) {
 	a, b := c.learners[0], c.learners[1]
 	inst := c.instructor
@@ -120,13 +132,25 @@ func nbgraderRoundTrip(t *testing.T, c *class) {
 				}
 			}
 		}
+		if u == b { // B adds a cell that probes what autograde's kernel can reach
+			path := filepath.Join(home, "waves", "waves-base.ipynb")
+			nb := readIpynb(t, path)
+			nb["cells"] = append(nb["cells"].([]any), map[string]any{"cell_type": "code", "id": "blt-probe", "metadata": map[string]any{},
+				"execution_count": nil, "outputs": []any{}, "source": fmt.Sprintf(probeCell, inst)})
+			out, err := json.MarshalIndent(nb, "", " ")
+			must(t, err)
+			must(t, os.WriteFile(path, out, 0o644))
+		}
 		c.as(t, u, "learner", home, "nbgrader", "submit", "waves")
 	}
+	submissionsArePrivate(t, c, a, b)
 
 	c.as(t, inst, "instructor", course, "nbgrader", "collect", "waves")
 	c.as(t, inst, "instructor", course, "nbgrader", "autograde", "waves", "--force")
 	c.as(t, inst, "instructor", course, "nbgrader", "generate_feedback", "waves", "--force")
 	c.as(t, inst, "instructor", course, "nbgrader", "export", "--to", "grades.csv")
+
+	autogradeSandboxed(t, c, b)
 
 	// The hidden checks ran: they are back in the autograded check cells.
 	hidden := 0
@@ -184,5 +208,61 @@ func nbgraderRoundTrip(t *testing.T, c *class) {
 		if !strings.Contains(string(html), "not written yet") {
 			t.Errorf("B's feedback on %s does not say what is not written yet", name)
 		}
+	}
+}
+
+// submissionsArePrivate: another learner who knows the name of B's submission folder (the server
+// logs once printed it) can neither read it nor change it: nbgrader's own submit left it 0777.
+func submissionsArePrivate(t *testing.T, c *class, a, b string) {
+	inbound := filepath.Join(c.repo, ".cache", "class", c.instance, "exchange", "backofflab", "inbound")
+	subs, _ := filepath.Glob(filepath.Join(inbound, b+"+waves+*"))
+	if len(subs) != 1 {
+		t.Fatalf("B's submissions in %s: %v, want one", inbound, subs)
+	}
+	nb := filepath.Join(subs[0], "waves-base.ipynb")
+	r := c.cell(t, a, fmt.Sprintf(`import ("fmt"; "os")
+func main() {
+	_, err := os.ReadFile(%[1]q)
+	fmt.Println("read:", err)
+	fmt.Println("add:", os.WriteFile(%[2]q, []byte("{}"), 0o644))
+	fmt.Println("replace:", os.Rename(%[2]q, %[1]q))
+	fmt.Println("remove:", os.Remove(%[1]q))
+}`, nb, filepath.Join(subs[0], "evil.ipynb")))
+	if r.Failed || strings.Count(r.Output, "permission denied") != 4 {
+		t.Errorf("A reading and changing B's submission (knowing its folder): want all four refused (permission denied), got %+v", r)
+	}
+}
+
+// autogradeSandboxed: B's probe cell ran in the grading sandbox's account, not the instructor's:
+// it could neither write the gradebook nor list the course, and ran within the class's limits.
+func autogradeSandboxed(t *testing.T, c *class, b string) {
+	var out string
+	for _, cell := range readIpynb(t, filepath.Join("/home", c.instructor, "course", "autograded", b, "waves", "waves-base.ipynb")).cells() {
+		if strings.Contains(source(cell), "grading as uid") {
+			for _, o := range cell["outputs"].([]any) {
+				o := o.(map[string]any)
+				switch txt := o["text"].(type) {
+				case string:
+					out += txt
+				case []any:
+					for _, l := range txt {
+						out += l.(string)
+					}
+				}
+			}
+		}
+	}
+	want := map[string]string{"Max cpu time": "10", "Max processes": fmt.Sprint(processes), "Max address space": "2147483648"}
+	for _, line := range strings.Split(out, "\n") {
+		for k, v := range want {
+			if f := strings.Fields(strings.TrimPrefix(line, k)); strings.HasPrefix(line, k) && len(f) > 0 && f[0] == v {
+				delete(want, k)
+			}
+		}
+	}
+	if !strings.Contains(out, fmt.Sprintf("grading as uid %d\n", c.uid(t, "blg-"+c.instance))) ||
+		!strings.Contains(out, "gradebook.db: permission denied") || !strings.Contains(out, "course: open /home/"+c.instructor+"/course: permission denied") || len(want) > 0 {
+		t.Errorf("B's probe cell under autograde: want it run as the sandbox account %s, the gradebook and the course refused, and the limits %v; it printed:\n%s",
+			"blg-"+c.instance, want, out)
 	}
 }

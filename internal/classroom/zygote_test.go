@@ -55,14 +55,15 @@ func fds(t *testing.T, pid int) map[string]string {
 
 // forkedServer: the learner's server was forked by the class's zygote and is the learner's
 // through and through: user and group ids, supplementary groups, no capability; it holds none of
-// the zygote's files or sockets but its log; and a learner's cell cannot reach the zygote.
+// the zygote's files or sockets, and writes to a pipe (into the learner's own log), never to a
+// log file; and a learner's cell cannot reach the zygote.
 func forkedServer(t *testing.T, c *class, u string) {
 	acct, err := user.Lookup(u)
 	if err != nil {
 		t.Fatal(err)
 	}
 	// From a cell (which starts the server): the learner's home and name, no way to the zygote.
-	state := filepath.Join(c.repo, ".cache", "class", c.instance, "state")
+	state := c.state
 	sock := filepath.Join(state, "zygote.sock")
 	r := c.cell(t, u, fmt.Sprintf(`import ("fmt"; "net"; "os")
 func main() {
@@ -111,15 +112,15 @@ func main() {
 			t.Errorf("%s's server holds capabilities: %s %s", u, k, st[k])
 		}
 	}
-	// Its files: /dev/null, the servers' log, and what it opened itself; none of the zygote's sockets.
+	// Its files: /dev/null, its output pipe, and what it opened itself; none of the zygote's sockets.
 	zfd := fds(t, ppid)
 	for fd, target := range fds(t, pid) {
 		switch {
 		case fd == "0" && target != "/dev/null":
 			t.Errorf("%s's server reads standard input from %s, want /dev/null", u, target)
-		case (fd == "1" || fd == "2") && target != filepath.Join(state, "zygote.log"):
-			t.Errorf("%s's server writes fd %s to %s, want the servers' log", u, fd, target)
-		case fd != "0" && fd != "1" && fd != "2" && strings.HasPrefix(target, state):
+		case (fd == "1" || fd == "2") && !strings.HasPrefix(target, "pipe:["):
+			t.Errorf("%s's server writes fd %s to %s, want a pipe (into their own log)", u, fd, target)
+		case strings.HasPrefix(target, state):
 			t.Errorf("%s's server holds fd %s on %s, a file of the class's root-only state", u, fd, target)
 		case strings.HasPrefix(target, "socket:") && slices.Contains(slices.Collect(maps.Values(zfd)), target):
 			t.Errorf("%s's server holds fd %s, the zygote's socket %s", u, fd, target)
@@ -150,8 +151,9 @@ func zygoteAsk(t *testing.T, sock string, length int, body []byte) map[string]an
 }
 
 // The zygote starts no server for a request it must refuse: a name not on its list, root, a
-// malformed or oversized request, another protocol; each answer says why, no forked process
-// outlives its refusal, and only root may open its socket.
+// malformed or oversized request, another protocol, a request without the listening socket and
+// output pipe the hub sends; each answer says why, no forked process outlives its refusal, and
+// only root may open its socket.
 func TestZygoteRefuses(t *testing.T) {
 	if os.Getuid() != 0 {
 		t.Fatal("the zygote runs as root: run the class tests as root (CI does)")
@@ -164,8 +166,9 @@ func TestZygoteRefuses(t *testing.T) {
 	sock := filepath.Join(dir, "zygote.sock")
 	preload := filepath.Join(dir, "preload.txt")
 	must(t, os.WriteFile(preload, []byte("# a small list: json only\njson\n"), 0o644))
-	cmd := exec.Command(py, filepath.Join(jupytertest.Repo(), "class", "zygote.py"), "serve", "--socket", sock, "--preload", preload, "--users", "root,nobody-not-here")
-	cmd.Env = []string{"HOME=/nonexistent/backofflab-zygote", "USER=backofflab-zygote", "PATH=/usr/bin:/bin", "LANG=C.UTF-8"}
+	cmd := exec.Command(py, "-m", "backofflab_class.zygote", "serve", "--socket", sock, "--preload", preload, "--users", "root,nobody,nobody-not-here")
+	cmd.Env = []string{"HOME=/nonexistent/backofflab-zygote", "USER=backofflab-zygote", "PATH=/usr/bin:/bin", "LANG=C.UTF-8",
+		"PYTHONPATH=" + filepath.Join(jupytertest.Repo(), "class"), "PYTHONDONTWRITEBYTECODE=1"}
 	startDaemon(t, cmd, sock, "the zygote")
 	if fi, err := os.Stat(sock); err != nil || fi.Mode().Perm() != 0o600 {
 		t.Errorf("the zygote's socket: %v, mode %v; want 0600 (root only)", err, fi.Mode().Perm())
@@ -187,6 +190,7 @@ func TestZygoteRefuses(t *testing.T) {
 		{"args not strings", "strings only", -1, []byte(`{"protocol": "backofflab-zygote-1", "user": "root", "args": [1], "env": {}}`)},
 		{"too long", "at most", 64 << 20, nil},
 		{"shorter than it says", "ended early", 100, []byte(`{}`)},
+		{"no listening socket and output pipe with it", "two file descriptors", -1, req("nobody")},
 	} {
 		n := c.length
 		if n < 0 {

@@ -6,27 +6,33 @@ modules, the same in every server. Thirty servers started the usual way hold thi
 from one process that has imported them already, the servers share those pages copy-on-write, and
 the memory counts them once.
 
-  zygote.py serve --socket S --preload FILE --users NAME,NAME,...
+  python -m backofflab_class.zygote serve --socket S --preload FILE --users NAME,NAME,...
+                                         [--processes N --memory-mb MB]
       the daemon scripts/class starts as root, before the hub, with a clean environment. It
       imports every module named in FILE (one a line; # comments), moves what it made out of the
       garbage collector's reach (gc.freeze(), so collections in the servers do not write to the
       shared pages), and listens on the Unix socket S, which only root may use (the hub). For each
       request it forks at once; the parent reads nothing of the request (so no learner's token
       ever sits in the memory later servers inherit), and reaps its children. The child reads the
-      request, and before it touches anything of the learner's it:
+      request, with the two file descriptors the hub sends along it (SCM_RIGHTS): the server's
+      listening socket, which the hub bound and keeps (see spawner.py), and the write end of the
+      pipe that is the server's output (see logrelay.py). Before it touches anything of the
+      learner's it:
         - checks the user is one of --users, not root, and exists;
-        - closes every file descriptor but standard input (/dev/null), output and error (the
-          daemon's log) and the request's socket;
+        - closes every file descriptor but standard input (/dev/null), the request's socket and
+          the two it received, and makes the pipe its standard output and error (the daemon's own
+          log is never a learner's);
         - starts a session of its own (the hub's signals are not forwarded, as with Popen);
         - drops every privilege: the learner's group, their supplementary groups exactly
           (os.getgrouplist), their user id (real, effective and saved), and checks all of it,
           including that it holds no capability and cannot become root again;
+        - takes the learner's limits (limits.py: --processes, --memory-mb);
         - then changes to the learner's home and replaces the whole environment with the one the
           hub sent (JupyterHub's for that server: HOME, USER, the API token, ...);
-      answers the pid, and runs jupyterhub-singleuser's main() with the hub's arguments.
+      answers the pid, and runs jupyterhub-singleuser (singleuser.py) on the listening socket.
 
-  zygote.spawn(S, user, args, env) -> pid
-      what the hub's spawner (class/jupyterhub_config.py) calls instead of Popen.
+  zygote.spawn(S, user, args, env, fds) -> pid
+      what the hub's spawner (spawner.py) calls instead of Popen.
 
 Modules imported at class start rather than at a learner's first login: a module that computed a
 user's path or a secret when imported would carry the daemon's into every server. The daemon runs
@@ -52,9 +58,12 @@ import os
 import pwd
 import signal
 import socket
+import stat
 import struct
 import sys
 import time
+
+from . import limits
 
 PROTOCOL = "backofflab-zygote-1"
 MAX_REQUEST = 1 << 20
@@ -71,16 +80,20 @@ def log(msg):
 
 # --- the hub's side ---------------------------------------------------------------------------
 
-def spawn(sock_path, user, args, env, timeout=60):
+def spawn(sock_path, user, args, env, fds, timeout=60):
     """Asks the zygote at sock_path to start jupyterhub-singleuser with args for user, in exactly
-    the environment env; returns the server's pid. Raises RuntimeError with the zygote's reason."""
+    the environment env, listening on the socket fds[0] and writing its output to fds[1]; returns
+    the server's pid. Raises RuntimeError with the zygote's reason."""
     req = json.dumps({"protocol": PROTOCOL, "user": user, "args": list(args), "env": dict(env)}).encode()
     if len(req) > MAX_REQUEST:
         raise RuntimeError("zygote: the request for %s is %d bytes, more than %d" % (user, len(req), MAX_REQUEST))
+    if len(fds) != 2:
+        raise ValueError("zygote.spawn: fds must be the listening socket and the output pipe")
     with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as s:
         s.settimeout(timeout)
         s.connect(sock_path)
-        s.sendall(struct.pack(">I", len(req)) + req)
+        socket.send_fds(s, [struct.pack(">I", len(req))], list(fds))
+        s.sendall(req)
         s.shutdown(socket.SHUT_WR)
         data = b""
         while len(data) < 65536:
@@ -131,6 +144,7 @@ def reap(*_):
 
 
 def serve(args):
+    limits.check(args.processes, args.memory_mb)
     if os.geteuid() != 0:
         raise SystemExit("zygote: it starts servers as other accounts, so it must run as root")
     if os.environ.get("HOME") != ZYGOTE_HOME or os.environ.get("USER") != ZYGOTE_USER:
@@ -174,7 +188,7 @@ def serve(args):
             code = 70
             try:
                 srv.close()
-                code = child(conn, users)
+                code = child(conn, users, args)
             except BaseException as e:  # noqa: BLE001 (a child must never return into the loop)
                 try:
                     log("server %d: %s: %s" % (os.getpid(), type(e).__name__, e))
@@ -188,13 +202,24 @@ def serve(args):
 
 
 def read_request(conn):
+    """Reads a request and the file descriptors sent with its first bytes; returns both."""
     conn.settimeout(30)
-    head = b""
+    head, fds = b"", []
     while len(head) < 4:
-        chunk = conn.recv(4 - len(head))
+        chunk, got, _, _ = socket.recv_fds(conn, 4 - len(head), 4)
+        fds += got
         if not chunk:
             raise ValueError("the request ended early")
         head += chunk
+    try:
+        return _read_body(conn, head), fds
+    except BaseException:
+        for fd in fds:
+            os.close(fd)
+        raise
+
+
+def _read_body(conn, head):
     n = struct.unpack(">I", head)[0]
     if n > MAX_REQUEST:
         raise ValueError("a request of %d bytes (at most %d)" % (n, MAX_REQUEST))
@@ -292,7 +317,7 @@ def drop_privileges(pw):
         raise PermissionError("the server could become root again")
 
 
-def child(conn, users):
+def child(conn, users, args):
     """The forked server: reads its request, becomes the learner, runs jupyterhub-singleuser."""
     os.setsid()  # a session of its own: the hub's and the daemon's signals are not forwarded
     name_process("jupyterhub-singleuser")  # (ps and top show what it is, as if it were exec'd)
@@ -300,20 +325,28 @@ def child(conn, users):
         signal.signal(sig, signal.SIG_DFL)
     signal.signal(signal.SIGINT, signal.default_int_handler)  # (as a fresh Python has it)
     signal.signal(signal.SIGPIPE, signal.SIG_IGN)
-    # Standard input from /dev/null, output and error to the daemon's log; nothing else of root's.
+    # Standard input from /dev/null, nothing of root's but the request's socket; then the two
+    # descriptors the hub sent: the listening socket, and the pipe for output and error.
     null = os.open(os.devnull, os.O_RDONLY)
     os.dup2(null, 0)
     keep = conn.fileno()
     os.closerange(3, keep)
     os.closerange(keep + 1, 1 << 16)
-    req = read_request(conn)
+    req, fds = read_request(conn)
     name = req["user"]
     if name not in users:
         raise PermissionError("%r is not one of this class's accounts" % name)
     pw = pwd.getpwnam(name)
     if pw.pw_uid == 0 or pw.pw_gid == 0:
         raise PermissionError("%r is root's user or group" % name)
+    if len(fds) != 2 or not stat.S_ISSOCK(os.fstat(fds[0]).st_mode) or not stat.S_ISFIFO(os.fstat(fds[1]).st_mode):
+        raise ValueError("a request comes with two file descriptors: the listening socket and the output pipe")
+    listen_fd, out_fd = fds
+    os.dup2(out_fd, 1)
+    os.dup2(out_fd, 2)
+    os.close(out_fd)
     drop_privileges(pw)
+    limits.apply(args.processes, args.memory_mb)
     # Only now, as the learner: their home, the environment the hub made for this server.
     os.chdir(pw.pw_dir)
     os.umask(0o022)
@@ -325,10 +358,9 @@ def child(conn, users):
     conn.close()
     log("server %d for %s (uid %d, groups %s; pointed at their home: %s)" % (
         os.getpid(), name, pw.pw_uid, ",".join(grp.getgrgid(g).gr_name for g in os.getgroups()), ", ".join(rehomed) or "nothing"))
-    sys.argv = ["jupyterhub-singleuser"] + req["args"]
-    from jupyterhub.singleuser import main
+    from . import singleuser
     try:
-        code = main()
+        code = singleuser.run(req["args"], listen_fd)
     except SystemExit as e:
         code = e.code
     import atexit
@@ -345,6 +377,8 @@ def main(argv):
     s.add_argument("--socket", required=True, help="the Unix socket to listen on (root only)")
     s.add_argument("--preload", required=True, help="a file naming the modules to import, one a line")
     s.add_argument("--users", required=True, help="the accounts it may start servers for, comma-separated")
+    s.add_argument("--processes", type=int, default=limits.PROCESSES, help="processes and threads a learner may have (RLIMIT_NPROC)")
+    s.add_argument("--memory-mb", type=int, default=limits.MEMORY_MB, help="MiB of address space of each process of a server (RLIMIT_AS)")
     args = ap.parse_args(argv)
     serve(args)
 

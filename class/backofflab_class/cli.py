@@ -200,7 +200,6 @@ class Class:
         os.umask(0o022)
         self.make_venv(a.python)
         self.warm(a.gomodcache)
-        say(limits.describe(a.processes, a.memory_mb))
 
         # Fresh for this run: the logs, the exchange, the configuration.
         shutil.rmtree(self.logs, ignore_errors=True)
@@ -229,6 +228,16 @@ class Class:
             runuser(u, [os.path.join(self.venv, "bin", "jupyter"), "trust"] + sorted(
                 os.path.join(REPO, "notebooks", n) for n in os.listdir(os.path.join(REPO, "notebooks")) if n.endswith(".ipynb")), check=False, quiet=True)
         self.make_course(a.instructor, learners)
+        cgroups, why = None, "--no-cgroups" if not a.cgroups else ""
+        if a.cgroups and limits.cgroup_v2_available():
+            try:
+                cgroups = limits.Cgroups.create("/sys/fs/cgroup", self.instance, names + [a.instructor, self.grader_user],
+                                                a.learner_memory_mb, a.processes)
+                info["cgroup"] = cgroups.base
+            except OSError as e:
+                why = "the cgroup v2 hierarchy refused the class's groups: %s" % e
+        say(limits.describe(a.processes, a.memory_mb, cgroups, a.learner_memory_mb, why))
+        cgroup_base = cgroups.base if cgroups else ""
 
         run_id = "%d-%d" % (time.time(), os.getpid())
         info.update(run=run_id, instructor=a.instructor, learners=names)
@@ -261,7 +270,8 @@ class Class:
         grader_sock = os.path.join(self.grader_dir, "grader.sock")
         info["grader_pid"] = self.daemon(
             [self.python, "-m", "backofflab_class.grader", "serve", "--socket", grader_sock, "--instructor", a.instructor,
-             "--account", self.grader_user, "--repo", REPO, "--cpu", str(cpu), "--memory-mb", str(mem), "--processes", str(a.processes)] +
+             "--account", self.grader_user, "--repo", REPO, "--cpu", str(cpu), "--memory-mb", str(mem), "--processes", str(a.processes),
+             "--cgroup", cgroup_base] +
             ["--kernel-env=%s=%s" % kv for kv in dict(kernel_env, PATH=path, LANG="C.UTF-8", BACKOFFLAB_CELLS_SOCKET=cells_sock,
                                                        BACKOFFLAB_CELLS_PYTHON=self.python, PYTHONDONTWRITEBYTECODE="1",
                                                        **self.marks(run_id)).items()],
@@ -279,7 +289,7 @@ class Class:
             info["zygote_pid"] = self.daemon(
                 [self.python, "-m", "backofflab_class.zygote", "serve", "--socket", zygote_sock, "--preload",
                  os.path.join(REPO, "class", "preload.txt"), "--users", ",".join(names + [a.instructor]),
-                 "--processes", str(a.processes), "--memory-mb", str(mem)],
+                 "--processes", str(a.processes), "--memory-mb", str(mem), "--cgroup", cgroup_base],
                 "zygote.log", zygote_sock, "the servers' zygote", timeout=120,
                 env=dict(env, HOME="/nonexistent/backofflab-zygote", USER="backofflab-zygote"))
         self.save(info)
@@ -298,7 +308,7 @@ class Class:
             "proxy_command": [os.path.join(REPO, "node_modules", ".bin", "configurable-http-proxy")],
             "proxy_api_url": "http://127.0.0.1:%d" % proxy_port, "proxy_pid_file": os.path.join(self.state, "proxy.pid"),
             "learners": names, "instructor": a.instructor, "zygote_socket": zygote_sock, "python": self.python,
-            "log_dir": self.logs, "processes": a.processes, "memory_mb": mem, "port_range": SERVER_PORTS, "repo": REPO,
+            "log_dir": self.logs, "processes": a.processes, "memory_mb": mem, "port_range": SERVER_PORTS, "repo": REPO, "cgroup_base": cgroup_base,
             "server_config": {"learner": {"JUPYTER_CONFIG_PATH": os.path.join(self.config, "learner")},
                               "instructor": {"JUPYTER_CONFIG_PATH": os.path.join(self.config, "instructor"),
                                              "JUPYTER_PATH": os.path.join(self.config, "instructor", "data")}},
@@ -570,6 +580,11 @@ class Class:
             if p.returncode != 0 and pwd_exists(user):
                 run(["userdel", user], quiet=True)
             say("removed account %s%s" % (user, note))
+        if info.get("cgroup"):
+            try:
+                limits.Cgroups(info["cgroup"]).remove()
+            except OSError as e:
+                say("warning: could not remove the class's cgroups in %s: %s" % (info["cgroup"], e))
         for d in (self.exchange, self.cells_dir, self.grader_dir):
             shutil.rmtree(d, ignore_errors=True)
         for f in ("passwords.csv", "jupyterhub.sqlite", "jupyterhub.pid", "proxy.pid", "zygote.sock", "cookie_secret", "class.json"):
@@ -591,13 +606,12 @@ class Class:
         n, cut, deadline = 0, False, time.monotonic() + 300
         p = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, cwd="/")
         try:
-            os.set_blocking(p.stdout.fileno(), False)
             import select
             while True:
                 if not select.select([p.stdout], [], [], max(0, deadline - time.monotonic()))[0]:
                     cut = True
                     break
-                chunk = p.stdout.read(1 << 20)
+                chunk = os.read(p.stdout.fileno(), 1 << 20)
                 if not chunk:
                     break
                 n += len(chunk)
@@ -613,6 +627,8 @@ class Class:
         rel = os.path.relpath(out, REPO)
         if cut:
             return " (home archived in %s, cut at %d MiB or 5 minutes: the archive is incomplete)" % (rel, cap_mb)
+        if p.returncode > 1:  # (1: a file changed while tar read it)
+            return " (home archived in %s, but tar failed with exit %d: the archive may be incomplete)" % (rel, p.returncode)
         return " (home archived in %s)" % rel
 
 
@@ -647,6 +663,9 @@ def parser():
                     help="MiB of address space of each process of a learner's server, terminals and kernels (>= 512; default %d)" % limits.MEMORY_MB)
     ap.add_argument("--processes", type=int, default=limits.PROCESSES,
                     help="processes and threads each learner may have at once (64 to 65536; default %d)" % limits.PROCESSES)
+    ap.add_argument("--learner-memory-mb", type=int, default=4096,
+                    help="MiB of memory for all of a learner's processes together, where the machine has cgroup v2 (>= 512; default 4096)")
+    ap.add_argument("--no-cgroups", dest="cgroups", action="store_false", help="rlimits only, even where the machine has cgroup v2")
     ap.add_argument("--build-slots-per-core", type=int, default=2, help="cell builds at once, per core (0: no limit; at most 64; default 2)")
     ap.add_argument("--no-cell-cache", dest="cell_cache", action="store_false", help="do not share finished cell programs")
     ap.add_argument("--no-zygote", dest="zygote", action="store_false", help="start each server as JupyterHub does, not forked")
@@ -673,6 +692,8 @@ def check_args(a):
     if a.archive_mb < 1:
         raise Fail("--archive-mb must be at least 1, got %d" % a.archive_mb)
     limits.check(a.processes, a.memory_mb)
+    if a.learner_memory_mb < 512:
+        raise Fail("--learner-memory-mb must be a whole number of MiB >= 512, got %d" % a.learner_memory_mb)
     if not a.stop:
         if not a.roster:
             raise Fail("--roster FILE is needed (CSV: username,display name; one learner a line)")

@@ -48,6 +48,7 @@ c.ClassSpawner.log_dir = {log_dir!r}
 c.ClassSpawner.processes = {processes!r}
 c.ClassSpawner.memory_mb = {memory_mb!r}
 c.ClassSpawner.port_range = {port_range!r}
+c.ClassSpawner.cgroup_base = {cgroup_base!r}
 c.ClassSpawner.repo = {repo!r}
 c.ClassSpawner.instructor = {instructor!r}
 c.ClassSpawner.server_config = {server_config!r}
@@ -79,6 +80,7 @@ def hub_config(s):
     values["allowed"] = set(s["learners"]) | {s["instructor"]}
     values["groups"] = {"instructors": {"users": [s["instructor"]]}, "learners": {"users": list(s["learners"])}}
     values["port_range"] = tuple(s["port_range"])
+    values.setdefault("cgroup_base", "")
     return HUB_TEMPLATE.format(**values)
 
 

@@ -107,6 +107,8 @@ class Sandbox:
 
     def reset(self):
         """Ends every process of the sandbox account and empties its home and temporary files."""
+        if self.args.cgroup:
+            limits.Cgroups(self.args.cgroup).kill(self.pw.pw_name)
         left = procs.kill_uid(self.pw.pw_uid, 10)
         if left:
             raise RuntimeError("the sandbox account still has processes: %s" % left)
@@ -133,6 +135,11 @@ class Sandbox:
             gids = os.getgrouplist(pw.pw_name, pw.pw_gid)
 
             def become():
+                if a.cgroup:
+                    try:
+                        limits.Cgroups(a.cgroup).enter(pw.pw_name)
+                    except OSError as e:
+                        os.write(2, ("not in the sandbox's cgroup (%s): the rlimits alone apply\n" % e).encode())
                 os.setgroups(gids)
                 os.setresgid(pw.pw_gid, pw.pw_gid, pw.pw_gid)
                 os.setresuid(pw.pw_uid, pw.pw_uid, pw.pw_uid)
@@ -287,6 +294,7 @@ def main(argv):
     s.add_argument("--cpu", type=int, default=120, help="CPU seconds of each process of a kernel (>= 5)")
     s.add_argument("--memory-mb", type=int, default=limits.MEMORY_MB, help="MiB of address space of each process")
     s.add_argument("--processes", type=int, default=256, help="processes and threads of the sandbox account")
+    s.add_argument("--cgroup", default="", help="the class's cgroup v2 folder: the sandbox's kernels enter the account's group")
     args = ap.parse_args(argv)
     if args.cmd == "kernel":
         if not args.socket:

@@ -13,7 +13,7 @@ import asyncio
 import os
 import pwd
 
-from . import procs
+from . import limits, procs
 
 
 async def as_account(pw, cmd, timeout=120):
@@ -51,6 +51,11 @@ async def pre_spawn(spawner):
 
 async def post_stop(spawner):
     pw = pwd.getpwnam(spawner.user.name)
+    if spawner.cgroup_base:
+        try:
+            limits.Cgroups(spawner.cgroup_base).kill(pw.pw_name)
+        except OSError as e:
+            spawner.log.warning("could not end %s's cgroup: %s", pw.pw_name, e)
     left = await asyncio.get_running_loop().run_in_executor(None, procs.kill_uid, pw.pw_uid, 10.0)
     if left:
         spawner.log.warning("%s still has processes after their server stopped: %s", pw.pw_name, left)

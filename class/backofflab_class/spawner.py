@@ -16,9 +16,9 @@ keeps) and differs in how a server starts and what it is given:
     never free for another learner to take;
   - its output is a pipe into that learner's own log file in log_dir (logrelay.py), not the hub's
     or the zygote's log, which its kernels would inherit;
-  - the learner's limits (limits.py: processes, memory_mb) are set on it, and so on everything it
-    starts; the server is polled and signalled through a pidfd, so a reused pid is never taken for
-    it.
+  - the learner's limits (limits.py: processes, memory_mb, and the account's cgroup in
+    cgroup_base when the machine has them) are set on it, and so on everything it starts; the
+    server is polled and signalled through a pidfd, so a reused pid is never taken for it.
 
 The hooks (hooks.py) copy the lessons into a learner's home as the learner before the server
 starts, and end every process of the account when it stops.
@@ -50,6 +50,7 @@ class ClassSpawner(LocalProcessSpawner):
     log_cap_mb = Integer(32, help="MiB of log kept per account and class (later lines are dropped).").tag(config=True)
     processes = Integer(limits.PROCESSES, help="Processes and threads an account may have (RLIMIT_NPROC).").tag(config=True)
     memory_mb = Integer(limits.MEMORY_MB, help="MiB of address space of each process of a server (RLIMIT_AS).").tag(config=True)
+    cgroup_base = Unicode("", help="The class's cgroup v2 folder (limits.Cgroups); empty: rlimits only.").tag(config=True)
     port_range = Tuple(Integer(), Integer(), default_value=(600, 1000),
                        help="The ports [low, high) the hub binds servers on (below 1024: no learner can bind them).").tag(config=True)
     # What the hooks (hooks.py) read.
@@ -131,9 +132,14 @@ class ClassSpawner(LocalProcessSpawner):
 
     def _preexec(self, pw):
         gids = os.getgrouplist(pw.pw_name, pw.pw_gid)
-        processes, memory_mb = self.processes, self.memory_mb
+        processes, memory_mb, cgroup = self.processes, self.memory_mb, self.cgroup_base
 
         def become():
+            if cgroup:
+                try:
+                    limits.Cgroups(cgroup).enter(pw.pw_name)
+                except OSError as e:
+                    os.write(2, ("%s's server is not in its cgroup (%s): the rlimits alone apply\n" % (pw.pw_name, e)).encode())
             os.setgroups(gids)
             os.setresgid(pw.pw_gid, pw.pw_gid, pw.pw_gid)
             os.setresuid(pw.pw_uid, pw.pw_uid, pw.pw_uid)

@@ -26,7 +26,8 @@ the memory counts them once.
         - drops every privilege: the learner's group, their supplementary groups exactly
           (os.getgrouplist), their user id (real, effective and saved), and checks all of it,
           including that it holds no capability and cannot become root again;
-        - takes the learner's limits (limits.py: --processes, --memory-mb);
+        - enters the account's cgroup (--cgroup, when the machine has them) and takes the
+          learner's limits (limits.py: --processes, --memory-mb);
         - then changes to the learner's home and replaces the whole environment with the one the
           hub sent (JupyterHub's for that server: HOME, USER, the API token, ...);
       answers the pid, and runs jupyterhub-singleuser (singleuser.py) on the listening socket.
@@ -345,6 +346,11 @@ def child(conn, users, args):
     os.dup2(out_fd, 1)
     os.dup2(out_fd, 2)
     os.close(out_fd)
+    if args.cgroup:  # the account's group (limits.py), entered while root may still move it
+        try:
+            limits.Cgroups(args.cgroup).enter(name)
+        except OSError as e:
+            log("server %d for %s: not in its cgroup (%s): the rlimits alone apply" % (os.getpid(), name, e))
     drop_privileges(pw)
     limits.apply(args.processes, args.memory_mb)
     # Only now, as the learner: their home, the environment the hub made for this server.
@@ -379,6 +385,7 @@ def main(argv):
     s.add_argument("--users", required=True, help="the accounts it may start servers for, comma-separated")
     s.add_argument("--processes", type=int, default=limits.PROCESSES, help="processes and threads a learner may have (RLIMIT_NPROC)")
     s.add_argument("--memory-mb", type=int, default=limits.MEMORY_MB, help="MiB of address space of each process of a server (RLIMIT_AS)")
+    s.add_argument("--cgroup", default="", help="the class's cgroup v2 folder: each server enters its account's group in it (limits.Cgroups)")
     args = ap.parse_args(argv)
     serve(args)
 

@@ -115,3 +115,56 @@ def test_clean_tmp_removes_the_account_files_only(tmp_path):
     assert sorted(os.listdir(top)) == ["root's", "shared"]
     assert os.listdir(shared) == []
     assert (outside / "keep").exists(), "a link was followed"
+
+
+def fake_hierarchy(tmp_path, controllers="cpu io memory pids"):
+    (tmp_path / "cgroup.controllers").write_text(controllers + "\n")
+    (tmp_path / "cgroup.subtree_control").write_text("cpu\n")
+    return tmp_path
+
+
+def test_cgroups_made_per_account(tmp_path):
+    root = fake_hierarchy(tmp_path)
+    cg = limits.Cgroups.create(str(root), "t1", ["ada", "blg-t1"], 4096, 300)
+    assert cg.base == str(root / "backofflab-t1")
+    assert (root / "cgroup.subtree_control").read_text() == "+memory +pids"
+    assert (root / "backofflab-t1" / "cgroup.subtree_control").read_text() == "+memory +pids"
+    for a in ("ada", "blg-t1"):
+        assert (root / "backofflab-t1" / a / "memory.max").read_text() == str(4096 << 20)
+        assert (root / "backofflab-t1" / a / "pids.max").read_text() == "300"
+    cg.enter("ada", 1234)
+    assert (root / "backofflab-t1" / "ada" / "cgroup.procs").read_text() == "1234"
+    import pytest
+    for bad in ("", "..", "a/b"):
+        with pytest.raises(ValueError, match="not an account name"):
+            cg.dir(bad)
+
+
+def test_cgroup_kill_ends_the_group(tmp_path, monkeypatch):
+    import subprocess
+    root = fake_hierarchy(tmp_path)
+    cg = limits.Cgroups.create(str(root), "t2", ["ada"], 1024, 100)
+    p = subprocess.Popen(["sleep", "30"])
+    (root / "backofflab-t2" / "ada" / "cgroup.procs").write_text("%d\n" % p.pid)
+    assert cg.kill("ada") == 1  # (no cgroup.kill: one by one)
+    assert p.wait(5) == -9
+    (root / "backofflab-t2" / "ada" / "cgroup.kill").write_text("")
+    cg.kill("ada")
+    assert (root / "backofflab-t2" / "ada" / "cgroup.kill").read_text() == "1"
+    rmdir = os.rmdir
+
+    def remove_group(d):  # (a real group's folder holds only the kernel's files, and rmdir takes it)
+        for f in os.listdir(d):
+            if not os.path.isdir(os.path.join(d, f)):
+                os.unlink(os.path.join(d, f))
+        rmdir(d)
+
+    monkeypatch.setattr(limits.os, "rmdir", remove_group)
+    cg.remove()
+    assert not (root / "backofflab-t2").exists()
+
+
+def test_limits_described():
+    assert "enforced by rlimits (--no-cgroups)" in limits.describe(512, 2048, why="--no-cgroups")
+    line = limits.describe(512, 2048, limits.Cgroups("/sys/fs/cgroup/backofflab-main"), 4096)
+    assert "4096 MiB in all" in line and "cgroup v2 groups in /sys/fs/cgroup/backofflab-main" in line

@@ -69,6 +69,12 @@ func startClass(t *testing.T) *class {
 	c.state = filepath.Join(repo, ".cache", "class", c.instance, "state")
 	t.Cleanup(func() {
 		c.stop(t)
+		if t.Failed() { // the class's logs, for the one who reads the failure (root only, like the class's own)
+			kept := filepath.Join(repo, ".cache", "class-test-logs", c.instance)
+			if err := os.MkdirAll(filepath.Dir(kept), 0o700); err == nil && os.Rename(filepath.Join(c.state, "logs"), kept) == nil {
+				t.Logf("the class's logs are kept in %s", kept)
+			}
+		}
 		_ = os.RemoveAll(filepath.Join(repo, ".cache", "class", c.instance))
 	})
 	cmd := exec.Command(filepath.Join(repo, "scripts", "class"), "--roster", roster, "--port", strconv.Itoa(port), "--instructor", c.instructor,

@@ -152,7 +152,17 @@ class Class:
             with open(self.info_path) as f:
                 return json.load(f)
         except (OSError, ValueError):
-            return {"accounts": []}
+            pass
+        info = {"accounts": []}
+        # (a class started by the shell script this command replaced: its accounts and run mark)
+        for name, key in (("accounts", "accounts"), ("run", "run")):
+            try:
+                with open(os.path.join(self.state, name)) as f:
+                    lines = [l.strip() for l in f if l.strip()]
+            except OSError:
+                continue
+            info[key] = lines if key == "accounts" else (lines[0] if lines else "")
+        return info
 
     def save(self, info):
         write_private(self.info_path, json.dumps(info, indent=1) + "\n")
@@ -587,7 +597,8 @@ class Class:
                 say("warning: could not remove the class's cgroups in %s: %s" % (info["cgroup"], e))
         for d in (self.exchange, self.cells_dir, self.grader_dir):
             shutil.rmtree(d, ignore_errors=True)
-        for f in ("passwords.csv", "jupyterhub.sqlite", "jupyterhub.pid", "proxy.pid", "zygote.sock", "cookie_secret", "class.json"):
+        for f in ("passwords.csv", "jupyterhub.sqlite", "jupyterhub.pid", "proxy.pid", "zygote.sock", "cookie_secret", "class.json",
+                  "accounts", "run", "zygote.pid"):
             try:
                 os.remove(os.path.join(self.state, f))
             except FileNotFoundError:

@@ -85,7 +85,8 @@ func learnerInBrowser(t *testing.T, c *class, u string) {
 		chromedp.Click(`.jp-Dialog .jp-mod-accept`)); err != nil {
 		t.Fatalf("Restart and Run All: %v", err)
 	}
-	waitPage(t, b, time.Minute, "the run to start", func(s pageState) bool { return s.Running > 0 })
+	// (The restart first: under load the server takes a while to end the kernel and start another.)
+	waitPage(t, b, 3*time.Minute, "the run to start", func(s pageState) bool { return s.Running > 0 })
 	st := waitPage(t, b, 5*time.Minute, "every cell of lesson 01 to finish", func(s pageState) bool {
 		return s.Running == 0 && s.Kernel == "idle" && browsercheck.EveryCellRan(s.Prompts)
 	})

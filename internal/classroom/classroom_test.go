@@ -189,9 +189,13 @@ func (c *class) as(t *testing.T, u, role, dir string, args ...string) string {
 	cmd := exec.Command("runuser", full...)
 	cmd.Dir = dir
 	cmd.Env = c.env(os.Environ())
+	start := time.Now()
 	out, err := cmd.CombinedOutput()
 	if err != nil {
 		t.Fatalf("%s as %s: %v\n%s", strings.Join(args, " "), u, err, out)
+	}
+	if d := time.Since(start); d > 10*time.Second { // (where the round trip's time goes)
+		t.Logf("%s as %s: %v", strings.Join(args, " "), u, d.Round(time.Second))
 	}
 	return string(out)
 }

@@ -61,7 +61,8 @@ func runWaves(args []string, stdout, stderr io.Writer) int {
 		return usageError(stderr, "waves", "%s", withDashes(strings.TrimPrefix(err.Error(), "waves: "),
 			"clients", "attempts", "base", "outage", "window", "jitter", "slot", "seed"))
 	}
-	r, cv, cvErr := m.RunCV() // one pass for the counts and the CV
+	r := m.Run()
+	cv, cvErr := m.InterArrivalCV()
 	p := r.Peak()
 	if *asJSON {
 		rep := wavesReport{

@@ -137,28 +137,6 @@ func (m *Model) InterArrivalCV() (float64, error) {
 	return h.InterArrivalCV()
 }
 
-// RunCV returns Run and InterArrivalCV from one pass over the clients: it
-// counts the attempts once at the CV's slot and rebins them to the
-// configured slot, when that is a whole multiple of it (otherwise it runs
-// the model a second time at the configured slot). The Result is exactly
-// Run's; the error is InterArrivalCV's.
-func (m *Model) RunCV() (Result, float64, error) {
-	slot := max(CVSlot, (m.cfg.Window-1)/metrics.MaxSlots+1)
-	fine, err := m.run(slot)
-	if err != nil { // unreachable: the slot fits the window
-		return m.Run(), 0, err
-	}
-	cv, cvErr := fine.Histogram.InterArrivalCV()
-	r := fine
-	r.Config = m.cfg
-	if h, err := fine.Histogram.Rebin(m.cfg.Slot); err == nil {
-		r.Histogram = h
-	} else {
-		r = m.Run()
-	}
-	return r, cv, cvErr
-}
-
 // saturate converts t nanoseconds (t ≥ 0) to a Duration, capping at the
 // largest one instead of overflowing.
 func saturate(t float64) time.Duration {

@@ -416,36 +416,6 @@ func TestBoundariesBelongToTheLaterSide(t *testing.T) {
 	}
 }
 
-// TestRunCVIsRunAndInterArrivalCV checks that the one-pass RunCV gives
-// exactly Run's result and InterArrivalCV's estimate, with a slot that is a
-// multiple of the CV's (rebinned) and one that is not (counted again).
-func TestRunCVIsRunAndInterArrivalCV(t *testing.T) {
-	for _, slot := range []time.Duration{200 * time.Millisecond, 1500 * time.Microsecond} {
-		for _, w := range []float64{0, 1} {
-			c := Lesson()
-			c.Slot, c.Jitter = slot, w
-			m, err := New(c)
-			if err != nil {
-				t.Fatal(err)
-			}
-			r, cv, err := m.RunCV()
-			if err != nil {
-				t.Fatal(err)
-			}
-			wantCV, err := m.InterArrivalCV()
-			if err != nil {
-				t.Fatal(err)
-			}
-			if want := m.Run(); !reflect.DeepEqual(r, want) {
-				t.Errorf("slot %v, jitter %g: RunCV %s, Run %s", slot, w, summary(r), summary(want))
-			}
-			if cv != wantCV {
-				t.Errorf("slot %v, jitter %g: RunCV's CV %v, InterArrivalCV %v", slot, w, cv, wantCV)
-			}
-		}
-	}
-}
-
 func TestWaveIsOneAttemptNumberOfTheRun(t *testing.T) {
 	for _, w := range JitterWidths() {
 		t.Run(Lesson().WithJitter(w).Label(), func(t *testing.T) {

@@ -34,6 +34,7 @@ var layers = map[string]string{
 	"lab/schedule":          primitive,
 	"lab/metrics":           primitive,
 	"lab/table":             primitive,
+	"lab/table/tabletest":   primitive,
 	"lab/figure":            primitive,
 	"lab/figure/figuretest": primitive,
 	"lab/show":              runtime,

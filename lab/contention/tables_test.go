@@ -7,6 +7,7 @@ import (
 
 	"github.com/backofflab/backofflab/lab"
 	"github.com/backofflab/backofflab/lab/schedule"
+	"github.com/backofflab/backofflab/lab/table/tabletest"
 )
 
 func TestAtAndRatio(t *testing.T) {
@@ -118,35 +119,27 @@ func TestSweepOnce(t *testing.T) {
 
 // The lesson's smaller tables, on two runs: their rows and labels.
 func TestLessonTables(t *testing.T) {
-	has := func(name, s string, want ...string) {
-		t.Helper()
-		for _, w := range want {
-			if !strings.Contains(s, w) {
-				t.Errorf("%s lacks %q:\n%s", name, w, s)
-			}
-		}
-	}
 	policies := []string{schedule.NameExponential, schedule.NameFull, schedule.NameDecorrelated}
 	ms, err := Sweep(Lesson(), []int{10, 20}, policies, 2)
 	if err != nil {
 		t.Fatal(err)
 	}
-	has("EndsTable", ms.EndsTable(10, 20).String(), "s at 10 clients  s at 20 clients", "full jitter")
-	has("RatioTable", ms.At(20).RatioTable(schedule.NameFull, schedule.NameDecorrelated).String(),
+	tabletest.Has(t, "EndsTable", ms.EndsTable(10, 20), "s at 10 clients  s at 20 clients", "full jitter")
+	tabletest.Has(t, "RatioTable", ms.At(20).RatioTable(schedule.NameFull, schedule.NameDecorrelated),
 		"writes/exponential's", "full jitter                         ", "1.00×        1.00×")
 	vs := ms.Curves().Versus(schedule.NameDecorrelated, schedule.NameFull)
-	has("VersusTable", VersusTable(vs, "decorrelated", "full").String(), "decorrelated/full work", "\n     20 ")
+	tabletest.Has(t, "VersusTable", VersusTable(vs, "decorrelated", "full"), "decorrelated/full work", "\n     20 ")
 	full := ms.At(20).Of(schedule.NameFull)
 	pub := Published{Policy: schedule.NameFull, Calls: full.Calls, Seconds: full.Time.Seconds()}
-	has("PublishedTable", ms.At(20).PublishedTable(pub).String(), "+0.0%")
+	tabletest.Has(t, "PublishedTable", ms.At(20).PublishedTable(pub), "+0.0%")
 	caps, err := CapTable(Lesson(), []time.Duration{time.Second, 2 * time.Second}, 10, []string{schedule.NameFull}, 2)
 	if err != nil {
 		t.Fatal(err)
 	}
-	has("CapTable", caps.String(), "cap  full jitter calls  seconds", "\n 1s ", "\n 2s ")
+	tabletest.Has(t, "CapTable", caps, "cap  full jitter calls  seconds", "\n 1s ", "\n 2s ")
 	seeds, err := SeedTable(Lesson().WithClients(10), []int64{1, 2}, 2)
 	if err != nil {
 		t.Fatal(err)
 	}
-	has("SeedTable", seeds.String(), "seed  calls  seconds", "\n   2 ", "10 clients, means over 2 runs")
+	tabletest.Has(t, "SeedTable", seeds, "seed  calls  seconds", "\n   2 ", "10 clients, means over 2 runs")
 }

@@ -4,6 +4,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/backofflab/backofflab/lab/table/tabletest"
 )
 
 func TestResultHelpers(t *testing.T) {
@@ -82,33 +84,25 @@ func TestTables(t *testing.T) {
 
 // The lesson's tables: lines of lesson 10.
 func TestLessonTables(t *testing.T) {
-	has := func(name, s string, want ...string) {
-		t.Helper()
-		for _, w := range want {
-			if !strings.Contains(s, w) {
-				t.Errorf("%s lacks %q:\n%s", name, w, s)
-			}
-		}
-	}
 	c := Lesson()
-	has("Arithmetic", c.Arithmetic().String(), "capacity × timeout      1000 entries  a longer queue abandons everything it holds",
+	tabletest.Has(t, "Arithmetic", c.Arithmetic(), "capacity × timeout      1000 entries  a longer queue abandons everything it holds",
 		"capacity − arrivals    200 entries/s  to spare for working off a backlog")
 	dips, err := DipTable(c, time.Second, 2*time.Second)
 	if err != nil {
 		t.Fatal(err)
 	}
-	has("DipTable", dips.String(), " 1s                 790      after 0s            0", " 2s                2387         never        70040")
+	tabletest.Has(t, "DipTable", dips, " 1s                 790      after 0s            0", " 2s                2387         never        70040")
 	attempts, err := AttemptsTable(c, 3)
 	if err != nil {
 		t.Fatal(err)
 	}
-	has("AttemptsTable", attempts.String(), "       1     800 attempts/s          1.00×          1.00×    after 7.4s            0",
+	tabletest.Has(t, "AttemptsTable", attempts, "       1     800 attempts/s          1.00×          1.00×    after 7.4s            0",
 		"       3    2400 attempts/s          2.62×          3.00×         never        71040")
 	b, err := RemedyBoard(c, "no limit", "budget")
 	if err != nil {
 		t.Fatal(err)
 	}
-	has("AfterDipTable", b.AfterDipTable().String(), "no limit                 47000       47000   100%", "budget                   41764       16196    39%")
+	tabletest.Has(t, "AfterDipTable", b.AfterDipTable(), "no limit                 47000       47000   100%", "budget                   41764       16196    39%")
 	r, err := Run(c.WithBudget().WithSample(time.Second))
 	if err != nil {
 		t.Fatal(err)
@@ -117,7 +111,7 @@ func TestLessonTables(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	has("TimelineTable", tl.String(), "12s             795               1586   3182", "23s             823                807   1777")
+	tabletest.Has(t, "TimelineTable", tl, "12s             795               1586   3182", "23s             823                807   1777")
 	if _, err := r.TimelineTable(24, 10); err == nil {
 		t.Error("TimelineTable(24, 10): no error")
 	}

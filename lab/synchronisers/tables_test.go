@@ -1,24 +1,12 @@
 package synchronisers
 
 import (
-	"strings"
 	"testing"
 	"time"
 
 	"github.com/backofflab/backofflab/lab/lcg"
-	"github.com/backofflab/backofflab/lab/table"
+	"github.com/backofflab/backofflab/lab/table/tabletest"
 )
-
-// has fails the test unless the table's text holds every want.
-func has(t *testing.T, name string, tb table.Table, want ...string) {
-	t.Helper()
-	s := tb.String()
-	for _, w := range want {
-		if !strings.Contains(s, w) {
-			t.Errorf("%s lacks %q:\n%s", name, w, s)
-		}
-	}
-}
 
 // TestLessonTables checks lines of the tables lessons 07 and 08 print.
 func TestLessonTables(t *testing.T) {
@@ -27,19 +15,19 @@ func TestLessonTables(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	has(t, "OffsetTable", offsets, "all on the minute    5000  500 in 1s at 0s  23.55", "random offsets       5000   14 in 1s at 5s   1.00",
+	tabletest.Has(t, "OffsetTable", offsets, "all on the minute    5000  500 in 1s at 0s  23.55", "random offsets       5000   14 in 1s at 5s   1.00",
 		"500 instances, a job every 1m0s, 10 runs each, peaks in 1s slots")
 	if _, err := (Cron{}).OffsetTable(time.Second); err == nil {
 		t.Error("OffsetTable of an empty cron: no error")
 	}
 
 	ss := Synchronisers()
-	has(t, "IntervalTable", IntervalTable(ss), "ttl          5m0s     3s   1m0s    1s", "heal           1s   10ms  200ms  10ms")
+	tabletest.Has(t, "IntervalTable", IntervalTable(ss), "ttl          5m0s     3s   1m0s    1s", "heal           1s   10ms  200ms  10ms")
 	rows, err := Table(ss, LessonOffsets)
 	if err != nil {
 		t.Fatal(err)
 	}
-	has(t, "Rows.Table", rows.Table(), "ttl        100%    3751       6 in 1s       1.14", "heal         0%    1000  1000 in 10ms  undefined")
+	tabletest.Has(t, "Rows.Table", rows.Table(), "ttl        100%    3751       6 in 1s       1.14", "heal         0%    1000  1000 in 10ms  undefined")
 
 	h, err := Find("heal")
 	if err != nil {
@@ -51,7 +39,7 @@ func TestLessonTables(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	has(t, "HealTable", heal, "   30.5s                      109ms            223             993         1000")
+	tabletest.Has(t, "HealTable", heal, "   30.5s                      109ms            223             993         1000")
 	if _, err := Find("nonesuch"); err == nil {
 		t.Error("Find of an unknown synchroniser: no error")
 	}

@@ -7,19 +7,8 @@ import (
 
 	"github.com/backofflab/backofflab/lab/metrics"
 	"github.com/backofflab/backofflab/lab/schedule"
-	"github.com/backofflab/backofflab/lab/table"
+	"github.com/backofflab/backofflab/lab/table/tabletest"
 )
-
-// has fails the test unless the table's text holds every want.
-func has(t *testing.T, name string, tb table.Table, want ...string) {
-	t.Helper()
-	s := tb.String()
-	for _, w := range want {
-		if !strings.Contains(s, w) {
-			t.Errorf("%s lacks %q:\n%s", name, w, s)
-		}
-	}
-}
 
 func TestLessonTables(t *testing.T) {
 	m, err := New(Lesson().WithAttempts(10))
@@ -27,7 +16,7 @@ func TestLessonTables(t *testing.T) {
 		t.Fatal(err)
 	}
 	capped := schedule.Named{Name: "cap 20s", Policy: schedule.Exponential{Base: time.Second, Cap: 20 * time.Second}}
-	has(t, "ScheduleTable", m.ScheduleTable(capped), "attempt  scheduled (no cap)  cap 20s", "     10               8m32s      20s")
+	tabletest.Has(t, "ScheduleTable", m.ScheduleTable(capped), "attempt  scheduled (no cap)  cap 20s", "     10               8m32s      20s")
 	if n := m.InWindow(); n != 6 {
 		t.Errorf("InWindow = %d, want 6 attempts before 40 s", n)
 	}
@@ -35,20 +24,20 @@ func TestLessonTables(t *testing.T) {
 		t.Errorf("Config.String() = %q", got)
 	}
 	full, _ := New(Lesson().WithJitter(1))
-	has(t, "AttemptTable", full.AttemptTable(1), "0        4   5.311s           4s to 12s  failed")
+	tabletest.Has(t, "AttemptTable", full.AttemptTable(1), "0        4   5.311s           4s to 12s  failed")
 	if strings.Contains(full.AttemptTable(1).String(), "\n     1 ") {
 		t.Error("AttemptTable(1) lists client 1")
 	}
-	has(t, "ByAttemptTable", full.ByAttemptTable(), "6          16s to 48s      48        275          114",
+	tabletest.Has(t, "ByAttemptTable", full.ByAttemptTable(), "6          16s to 48s      48        275          114",
 		"planned 3600, minus 163 after an early success, minus 114 at or past the window: 3323 counted",
 		"48 of 600 (8%) still failing")
 	rs, _ := RunEach(Lesson().EachJitter(0, 1))
-	has(t, "Versus", Versus(rs.Jitter(0), rs.Jitter(1)), "3.24 times lower", "7.7% fewer")
+	tabletest.Has(t, "Versus", Versus(rs.Jitter(0), rs.Jitter(1)), "3.24 times lower", "7.7% fewer")
 	ret, err := rs.ReturnTable(1500)
 	if err != nil {
 		t.Fatal(err)
 	}
-	has(t, "ReturnTable", ret, "75/s (15 in 200ms at 23.2s)", "0.05×", "54")
+	tabletest.Has(t, "ReturnTable", ret, "75/s (15 in 200ms at 23.2s)", "0.05×", "54")
 	for _, bad := range []float64{0, -1} {
 		if _, err := rs.ReturnTable(bad); err == nil {
 			t.Errorf("ReturnTable(%v): no error", bad)
@@ -58,18 +47,18 @@ func TestLessonTables(t *testing.T) {
 		t.Error("ReturnTable of no runs: no error")
 	}
 	lesson, _ := New(Lesson())
-	has(t, "BandTable", lesson.BandTable(0.5), "      6        32s      [24s, 40s)")
-	has(t, "GapTable", lesson.GapTable(0.5, 1), "50%  gap [1.25s, 1.5s)", "100%  overlap")
+	tabletest.Has(t, "BandTable", lesson.BandTable(0.5), "      6        32s      [24s, 40s)")
+	tabletest.Has(t, "GapTable", lesson.GapTable(0.5, 1), "50%  gap [1.25s, 1.5s)", "100%  overlap")
 	half, _ := New(Lesson().WithJitter(0.5))
 	if n := half.InGaps(); n != 0 {
 		t.Errorf("InGaps at 50%% = %d, want 0: every draw stays in its band", n)
 	}
 	ws, _ := RunEach(Lesson().EachJitter(JitterWidths()...))
-	has(t, "PeakDrops", ws.PeakDrops(), "3000/s → 1540/s    49%")
+	tabletest.Has(t, "PeakDrops", ws.PeakDrops(), "3000/s → 1540/s    49%")
 	mix, _ := PeakMixTable(Lesson(), 1)
-	has(t, "PeakMixTable", mix, "925/s (185 in 200ms at 1.2s)             122               63")
+	tabletest.Has(t, "PeakMixTable", mix, "925/s (185 in 200ms at 1.2s)             122               63")
 	pred, _ := PredictionTable(Lesson(), 0.75)
-	has(t, "PredictionTable", pred, "75%   750ms         3.75           800              870          1015")
+	tabletest.Has(t, "PredictionTable", pred, "75%   750ms         3.75           800              870          1015")
 	if _, err := PredictionTable(Lesson().WithClients(0), 1); err == nil {
 		t.Error("PredictionTable of an invalid config: no error")
 	}
@@ -81,12 +70,12 @@ func TestExerciseTables(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	has(t, "CapacityTable", ct, "2.5625", "×3.2520")
+	tabletest.Has(t, "CapacityTable", ct, "2.5625", "×3.2520")
 	ref, err := rs.Jitter(1).RefusalTable(ExerciseCapacity)
 	if err != nil {
 		t.Fatal(err)
 	}
-	has(t, "RefusalTable", ref, "615     240           375", "11499   10029  1470 (12.8%)", "capacity per 200ms slot: 240; the last refusal comes in the slot at 2.8s")
+	tabletest.Has(t, "RefusalTable", ref, "615     240           375", "11499   10029  1470 (12.8%)", "capacity per 200ms slot: 240; the last refusal comes in the slot at 2.8s")
 	m, _ := New(Exercise().WithBase(2700 * time.Millisecond))
 	if d, ok := m.FirstAfterOutage(); !ok || d != 43200*time.Millisecond {
 		t.Errorf("FirstAfterOutage = %v, %v; want 43.2s", d, ok)
@@ -103,11 +92,11 @@ func TestExerciseTables(t *testing.T) {
 
 func TestSlotAndCVTables(t *testing.T) {
 	ss, _ := SweepEach(Lesson().EachJitter(0, 1), SlotWidths())
-	has(t, "VersusFinest", ss.Jitter(0).VersusFinest(), "200ms    3000/s       200 times below 1ms")
-	has(t, "FinestTable", ss.FinestTable(200*time.Millisecond), "jitter 100%  6000/s (6 in 1ms at 1.386s)  925/s (185 in 200ms at 1.2s)")
+	tabletest.Has(t, "VersusFinest", ss.Jitter(0).VersusFinest(), "200ms    3000/s       200 times below 1ms")
+	tabletest.Has(t, "FinestTable", ss.FinestTable(200*time.Millisecond), "jitter 100%  6000/s (6 in 1ms at 1.386s)  925/s (185 in 200ms at 1.2s)")
 	streams, err := CVStreams(Lesson().EachJitter(0, 1)...)
 	if err != nil || len(streams) != 4 {
 		t.Fatalf("CVStreams: %v, %d streams", err, len(streams))
 	}
-	has(t, "CVTable", metrics.CVTable(streams...), "no jitter, whole run              35.72", "jitter 100%, first attempts only  0.99")
+	tabletest.Has(t, "CVTable", metrics.CVTable(streams...), "no jitter, whole run              35.72", "jitter 100%, first attempts only  0.99")
 }

@@ -80,10 +80,12 @@ func learnerInBrowser(t *testing.T, c *class, u string) {
 	}
 	waitPage(t, b, 3*time.Minute, "JupyterLab showing lesson 01 (the server starts first)", func(s pageState) bool { return s.Ready && len(s.Prompts) > 0 })
 	waitPage(t, b, 2*time.Minute, "the Go kernel to be idle", func(s pageState) bool { return s.Kernel == "idle" })
-	if err := b.Do(60*time.Second,
+	if err := b.Do(3*time.Minute, // (a loaded machine: the page may be slow to draw its toolbar)
 		chromedp.Click(`.jp-NotebookPanel:not(.lm-mod-hidden) [data-command="notebook:restart-run-all"]`),
 		chromedp.Click(`.jp-Dialog .jp-mod-accept`)); err != nil {
-		t.Fatalf("Restart and Run All: %v", err)
+		b.Screenshot(t, "body", "class-lab-restart-failed")
+		html, _ := browsercheck.Eval[string](b, `(document.querySelector('.jp-NotebookPanel:not(.lm-mod-hidden) .jp-Toolbar') || document.body).outerHTML.slice(0, 4000)`)
+		t.Fatalf("Restart and Run All: %v; the notebook's toolbar:\n%s", err, html)
 	}
 	// (The restart first: under load the server takes a while to end the kernel and start another.)
 	waitPage(t, b, 3*time.Minute, "the run to start", func(s pageState) bool { return s.Running > 0 })

@@ -7,9 +7,12 @@
 //
 // ("//// md" starts a Markdown cell, "//// go" a Go code cell; the words after "go" are cell tags,
 // e.g. expect-chart or skip-execution). Build turns that text into notebooks/NN-slug.ipynb for the
-// "Go (Backoff Lab)" kernel, and Execute runs it with Jupyter's nbconvert so that the saved notebook
-// carries its outputs. Check reports what a test must fail on: an error or panic in any cell, a
-// cell tagged expect-chart without a chart in its outputs.
+// "Go (Backoff Lab)" kernel, and [Execute] (or an [Executor], one nbclient process for many
+// notebooks) runs it so that the saved notebook carries its outputs. [Check] reports what a test
+// must fail on: an error or panic in any cell, a cell tagged expect-chart without a chart in its
+// outputs. [Compare] holds a fresh run against the saved notebook: text exactly, images, charts
+// and explorables by a hash of their data. [CheckNumbers] lists every number a Markdown cell states,
+// each with where the code cells' outputs print it.
 //
 // # Graded cells (nbgrader)
 //

@@ -16,7 +16,11 @@ func TestLessonTables(t *testing.T) {
 		t.Fatal(err)
 	}
 	capped := schedule.Named{Name: "cap 20s", Policy: schedule.Exponential{Base: time.Second, Cap: 20 * time.Second}}
-	tabletest.Has(t, "ScheduleTable", m.ScheduleTable(capped), "attempt  scheduled (no cap)  cap 20s", "     10               8m32s      20s")
+	tabletest.Has(t, "ScheduleTable", m.ScheduleTable(), "attempt i   at t  after attempt i−1", "       10  8m32s              4m16s")
+	// Lesson 01 keeps the two conventions apart: attempt 6 at 32 s is
+	// retry 5, which waits 32 s (20 s under a 20 s cap) and lands at 63 s.
+	tabletest.Has(t, "ConventionTable", m.ConventionTable(capped), "attempt i   at t  after i−1  |  retry n  wait before it  lands at  wait, cap 20s",
+		"        6    32s        16s  |        5             32s      1m3s            20s")
 	if n := m.InWindow(); n != 6 {
 		t.Errorf("InWindow = %d, want 6 attempts before 40 s", n)
 	}

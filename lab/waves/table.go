@@ -62,17 +62,36 @@ func (c Config) String() string {
 		c.Clients, c.Attempts, c.Base, c.Outage, c.Window, c.Jitter, c.Slot, c.Seed)
 }
 
-// ScheduleTable returns one line per attempt: its number, the time it is
-// scheduled at without a cap (Base·2ⁱ⁻¹), and, for each named policy, the
-// policy's wait before retry i−1 (a capped schedule's waits: the same
-// number as attempt i's time until the cap).
-func (m *Model) ScheduleTable(policies ...schedule.Named) table.Table {
-	t := table.New("attempt", "scheduled (no cap)")
-	for _, p := range policies {
-		t.Head = append(t.Head, p.Name)
-	}
+// ScheduleTable returns one line per attempt of this model: its number i,
+// the time it is scheduled at without jitter (Base·2ⁱ⁻¹ after the
+// failure) and the time since attempt i−1 (since the failure for the
+// first), which is half of it.
+func (m *Model) ScheduleTable() table.Table {
+	t := table.New("attempt i", "at t", "after attempt i−1")
 	for i := 1; i <= m.cfg.Attempts; i++ {
-		row := []any{i, m.Nominal(i)}
+		t.Add(i, m.Nominal(i), m.Nominal(i)-m.Nominal(i-1))
+	}
+	return t
+}
+
+// ConventionTable sets this model's schedule beside the other way to
+// write exponential backoff, the one retry libraries and lab/schedule use:
+// on the left attempt i at t = Base·2ⁱ⁻¹ after the failure and the time
+// since attempt i−1 (as ScheduleTable); on the right retry n (from 0, the same
+// row as attempt n+1), the wait before it, Base·2ⁿ, counted from the
+// attempt before, and the time it lands at, its waits added up. Each named
+// policy adds a column of its waits before retry n (a cap bounds a wait).
+func (m *Model) ConventionTable(policies ...schedule.Named) table.Table {
+	t := table.New("attempt i", "at t", "after i−1", "|", "retry n", "wait before it", "lands at")
+	for _, p := range policies {
+		t.Head = append(t.Head, "wait, "+p.Name)
+	}
+	free := schedule.Exponential{Base: m.cfg.Base}
+	var at time.Duration
+	for i := 1; i <= m.cfg.Attempts; i++ {
+		w := free.Delay(i-1, 0, nil)
+		at += w
+		row := []any{i, m.Nominal(i), m.Nominal(i) - m.Nominal(i-1), "|", i - 1, w, at}
 		for _, p := range policies {
 			row = append(row, p.Policy.Delay(i-1, 0, nil))
 		}

@@ -126,9 +126,10 @@ func SlotWidth() (figure.Explorable, error) {
 }
 
 // CapacityBases returns the base delays the capacity explorable spans:
-// 0.5 s to 4 s in steps of 0.5 s.
+// 0.5 s to 4 s in steps of 100 ms, fine enough to reach the 2.7 s base the
+// Two Thousand Clients lesson finds.
 func CapacityBases() []time.Duration {
-	return waves.Steps(500*time.Millisecond, 4*time.Second, 500*time.Millisecond)
+	return waves.Steps(500*time.Millisecond, 4*time.Second, 100*time.Millisecond)
 }
 
 // Capacity returns the capacity explorable of the Two Thousand Clients

@@ -144,8 +144,9 @@ type HTTPResult struct {
 	// FirstWaits holds, per client that retried, the first wait its library
 	// chose, as the library reported it: free of the network's noise.
 	FirstWaits []time.Duration
-	// LastServed is when the last client got its answer.
-	LastServed time.Duration
+	// LastServed is when the last client got its answer; Outage is how long
+	// the server failed every request, from the same moment.
+	LastServed, Outage time.Duration
 }
 
 // Limits on RunHTTP's clients and outage: each client holds a socket open,
@@ -232,7 +233,7 @@ func RunHTTP(ctx context.Context, c HTTPClient, clients int, outage time.Duratio
 	wg.Wait()
 	mu.Lock()
 	defer mu.Unlock()
-	res := HTTPResult{HTTPClient: c, Version: Version(c.Module)}
+	res := HTTPResult{HTTPClient: c, Version: Version(c.Module), Outage: outage}
 	slices.Sort(arrivals)
 	if len(arrivals) > clients {
 		res.Retries = slices.Clone(arrivals[clients:]) // the first requests all arrive before any retry

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/backofflab/backofflab/lab/figure"
+	"github.com/backofflab/backofflab/lab/metrics"
 )
 
 // InStep reports whether at least half of the retries' clients landed in one
@@ -141,11 +142,12 @@ func WriteRetryAfter(w io.Writer, results []Result, wait time.Duration) error {
 // the library reported it: exactly equal for every client, or spread, with
 // the range where the draws are seeded), how many retries reached the server
 // (for the settings that fix a library, only that it varies), how many
-// clients got an answer, and the half second in which the last one did (for
-// the fixing settings, jittered, only that it varies).
+// clients got an answer, and how long after the outage the last one did, in
+// metrics.Recovery's bounds (for the fixing settings, jittered, only that
+// it varies).
 func WriteHTTP(w io.Writer, results []HTTPResult) error {
 	tw := newTable(w)
-	fmt.Fprintln(tw, "library\tsettings\tfirst waits\tretries\tgot an answer\tlast answer")
+	fmt.Fprintln(tw, "library\tsettings\tfirst waits\tretries\tgot an answer\tlast answer, after the outage")
 	for _, r := range results {
 		first := "-"
 		if len(r.FirstWaits) > 0 {
@@ -162,9 +164,7 @@ func WriteHTTP(w io.Writer, results []HTTPResult) error {
 		retries := fmt.Sprint(len(r.Retries))
 		last := "-"
 		if r.Served > 0 {
-			half := 500 * time.Millisecond
-			lo := r.LastServed / half * half
-			last = fmt.Sprintf("%g to %g s", lo.Seconds(), (lo + half).Seconds())
+			last = metrics.Recovery(r.LastServed - r.Outage)
 		}
 		if r.Fix {
 			retries = "varies" // jittered: draws or the network's noise move it

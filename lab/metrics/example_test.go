@@ -109,3 +109,12 @@ func ExampleMeasureTable() {
 	// in step       4  4 in 1s at 1s  undefined
 	// even          4  1 in 1s at 0s       0.00
 }
+
+// A cohort's last answer, a tenth of a second and then six seconds after
+// the dependency came back: the bounds, not the milliseconds, that a run
+// in real time repeats.
+func ExampleRecovery() {
+	fmt.Println(metrics.Recovery(100*time.Millisecond), "|", metrics.Recovery(3*time.Second), "|", metrics.Recovery(6*time.Second))
+	// Output:
+	// under 2 s | 2 to 5 s | over 5 s
+}

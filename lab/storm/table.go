@@ -9,6 +9,7 @@ import (
 
 	"github.com/backofflab/backofflab/lab"
 	"github.com/backofflab/backofflab/lab/figure"
+	"github.com/backofflab/backofflab/lab/metrics"
 	"github.com/backofflab/backofflab/lab/schedule"
 	"github.com/backofflab/backofflab/lab/show"
 	"github.com/backofflab/backofflab/lab/table"
@@ -94,29 +95,23 @@ func wavesWhileDown(r Result) string {
 	return fmt.Sprintf("%d or more of %d: spread", n/5, n)
 }
 
-// halfSecond names the half second d falls in, such as "8.5 to 9 s": a
-// range that the few milliseconds of run-to-run noise do not move.
-func halfSecond(d time.Duration) string {
-	lo := d / (500 * time.Millisecond) * (500 * time.Millisecond)
-	return fmt.Sprintf("%g to %g s", lo.Seconds(), lo.Seconds()+0.5)
-}
-
 // Table returns one line per storm (runs and their results, in the same
 // order), in the figures that real time does not move: the requests to the
-// nearest hundred, the clients answered, whether the retries while the
-// server was down came in step, and the half second in which the last
-// client was served.
+// nearest 300 (the jittered runs' totals move by a few tens around 1480,
+// too near 1450 to round to the hundred), the clients answered, whether
+// the retries while the server was down came in step, and how long after
+// the outage the last client was served, in metrics.Recovery's bounds.
 func Table(runs []Named, rs Results) (table.Table, error) {
 	if len(runs) != len(rs) || len(rs) == 0 {
 		return table.Table{}, fmt.Errorf("storm: %d runs and %d results: want one result per run, at least one", len(runs), len(rs))
 	}
-	t := table.New("run", "requests", "got answer", "10 ms slots with retries while down", "last client served")
+	t := table.New("run", "requests", "got answer", "10 ms slots with retries while down", "last client served, after the outage")
 	for i, r := range rs {
-		t.Add(runs[i].Name, (len(r.Arrivals)+50)/100*100, r.Succeeded, table.Num("%s", wavesWhileDown(r)), table.Num("%s", halfSecond(r.RecoveredAt)))
+		t.Add(runs[i].Name, (len(r.Arrivals)+150)/300*300, r.Succeeded, table.Num("%s", wavesWhileDown(r)), table.Num("%s", metrics.Recovery(r.RecoveredAt-r.Config.Outage)))
 	}
 	c := rs[0].Config
 	t.Note("%d clients, server down for the first %v, up to %d attempts and %v each", c.Clients, c.Outage, c.Attempts, c.Deadline)
-	t.Note("(requests to the nearest 100; times as the half second they fall in)")
+	t.Note("(requests to the nearest 300; the last client served under 2 s, 2 to 5 s or over 5 s after the outage)")
 	return t, nil
 }
 

@@ -6,6 +6,26 @@ import { decompress } from "./fzstd/index.mjs";
 
 export const CACHE = "backofflab-go-v1";
 
+// Assets from this size (unpacked) on are unpacked off the calling thread.
+const OFF_THREAD = 4 << 20;
+
+// unzstdOffThread decompresses body (size bytes unpacked) in a worker.
+function unzstdOffThread(body, size) {
+  return new Promise((resolve, reject) => {
+    const w = new Worker(new URL("./unzstd-worker.js", import.meta.url), { type: "module" });
+    w.onmessage = (e) => {
+      w.terminate();
+      if (e.data.error) reject(new Error(`unpacking: ${e.data.error}`));
+      else resolve(new Uint8Array(e.data.out));
+    };
+    w.onerror = (e) => {
+      w.terminate();
+      reject(new Error(`unpacking: ${e.message}`));
+    };
+    w.postMessage({ body: body.buffer, offset: body.byteOffset, length: body.byteLength, size }, [body.buffer]);
+  });
+}
+
 // Loader fetches assets relative to base (the manifest's URL).
 export class Loader {
   constructor(base, { onFetch = () => {} } = {}) {
@@ -42,10 +62,13 @@ export class Loader {
     return body;
   }
 
-  // load returns asset's content, decompressed.
+  // load returns asset's content, decompressed: a large one in a worker
+  // of its own, so that the tools and the bundle (180 MB unpacked, most
+  // of the worker's start) unpack side by side, one a core.
   async load(asset) {
     const body = await this.bytes(asset);
     if (!asset.url.endsWith(".zst")) return body;
+    if (asset.size >= OFF_THREAD && typeof Worker === "function") return unzstdOffThread(body, asset.size);
     const out = new Uint8Array(asset.size);
     decompress(body, out);
     return out;

@@ -17,6 +17,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"runtime"
 	"slices"
 	"strings"
 	"sync"
@@ -214,11 +215,13 @@ func TestWasmLessonsMatchSavedNotebooks(t *testing.T) {
 		t.Skip("runs every lesson in Chromium; run without -short")
 	}
 	srv := serveWasm(t)
-	b := NewBrowser(t)
+	pages := newWasmPages(t, srv)
 	for _, path := range notebooksIn(t, "notebooks/*.ipynb") {
 		name := filepath.Base(path)
 		t.Run(strings.TrimSuffix(name, ".ipynb"), func(t *testing.T) {
-			saved, cells := runWasmNotebook(t, b, srv, filepath.Join(jupytertest.Repo(), path), name)
+			t.Parallel()
+			b := pages.take(t)
+			saved, cells := runWasmNotebook(t, b, filepath.Join(jupytertest.Repo(), path), name)
 			tagMeasured(name, saved)
 			fresh, notes := withBrowserOutputs(saved, cells)
 			firstNote := -1 // the code cell that first ran clients and servers in real time
@@ -247,14 +250,16 @@ func TestWasmLessonsMatchSavedNotebooks(t *testing.T) {
 	for _, path := range exercises {
 		name := filepath.Base(path)
 		t.Run(strings.TrimSuffix(name, ".ipynb"), func(t *testing.T) {
-			inst, cells := runWasmNotebook(t, b, srv, filepath.Join(jupytertest.Repo(), "exercises", "solutions", "notebooks", name), "instructor-"+name)
+			t.Parallel()
+			b := pages.take(t)
+			inst, cells := runWasmNotebook(t, b, filepath.Join(jupytertest.Repo(), "exercises", "solutions", "notebooks", name), "instructor-"+name)
 			fresh, _ := withBrowserOutputs(inst, cells)
 			for i, c := range fresh.Cells {
 				if c.IsGraded() && (!strings.Contains(cellStream(c, "stdout"), check.Passed) || cellStream(c, "stderr") != "" || hasError(c)) {
 					t.Errorf("instructor's test cell %d does not pass cleanly with %q:\n%s%s", i+1, check.Passed, cellStream(c, "stdout"), cellStream(c, "stderr"))
 				}
 			}
-			learner, cells := runWasmNotebook(t, b, srv, path, name)
+			learner, cells := runWasmNotebook(t, b, path, name)
 			fresh, _ = withBrowserOutputs(learner, cells)
 			for i, c := range fresh.Cells {
 				if !c.IsGraded() {
@@ -275,6 +280,55 @@ func TestWasmLessonsMatchSavedNotebooks(t *testing.T) {
 			}
 		})
 	}
+}
+
+// wasmPageCount is how many pages run the notebooks side by side: each
+// page's toolchain runs on one thread, so two keep a two-core machine busy
+// (scripts/bench-wasm and web/README.md give the times).
+var wasmPageCount = min(2, runtime.NumCPU())
+
+// wasmPages are pages of the test site, each in a Chromium of its own, their
+// toolchains loaded once: a notebook takes one, runs in it from a
+// restarted kernel (golabTest.open, as the page's Restart button) and
+// gives it back when it ends. A page whose notebook failed is reloaded
+// before it is given to the next one, so that one failure stays one.
+type wasmPages struct {
+	srv  *httptest.Server
+	free chan *Browser
+}
+
+func newWasmPages(t *testing.T, srv *httptest.Server) *wasmPages {
+	t.Helper()
+	p := &wasmPages{srv: srv, free: make(chan *Browser, wasmPageCount)}
+	var pages []*Browser
+	for range wasmPageCount {
+		b := NewBrowser(t)
+		if err := b.Do(2*time.Minute, chromedp.Navigate(srv.URL+"/test/?notebook=00-start-here.ipynb")); err != nil {
+			t.Fatal(err)
+		}
+		pages = append(pages, b)
+	}
+	// The pages load their toolchains at the same time.
+	for _, b := range pages {
+		if _, err := evalAwait[map[string]float64](b, 3*time.Minute, "window.golabTest.ready"); err != nil {
+			t.Fatalf("the toolchain did not start: %v\n%s", err, strings.Join(b.Problems(), "\n"))
+		}
+		p.free <- b
+	}
+	return p
+}
+
+// take returns a free page, given back when t ends.
+func (p *wasmPages) take(t *testing.T) *Browser {
+	t.Helper()
+	b := <-p.free
+	t.Cleanup(func() {
+		defer func() { p.free <- b }() // even if reloading fails
+		if t.Failed() {
+			openWasmPage(t, b, p.srv, "00-start-here.ipynb")
+		}
+	})
+	return b
 }
 
 // measuredCells names, by notebook, a piece of the code of the cells whose
@@ -393,17 +447,19 @@ func pngs(c notebook.Cell) int {
 	return n
 }
 
-// runWasmNotebook opens the test page on the notebook served as name, runs
-// every code cell in order and returns the notebook at path (the saved
-// one) and the browser's results.
-func runWasmNotebook(t *testing.T, b *Browser, srv *httptest.Server, path, name string) (*notebook.Notebook, []wasmCell) {
+// runWasmNotebook opens the notebook served as name in the test page b
+// shows, from a restarted kernel, runs every code cell in order and returns
+// the notebook at path (the saved one) and the browser's results.
+func runWasmNotebook(t *testing.T, b *Browser, path, name string) (*notebook.Notebook, []wasmCell) {
 	t.Helper()
 	saved, err := notebook.Read(path)
 	if err != nil {
 		t.Fatal(err)
 	}
-	b.NewTab(t)
-	openWasmPage(t, b, srv, name)
+	q, _ := json.Marshal(name)
+	if _, err := evalAwait[bool](b, time.Minute, "window.golabTest.open("+string(q)+").then(() => true)"); err != nil {
+		t.Fatalf("opening %s: %v\n%s", name, err, strings.Join(b.Problems(), "\n"))
+	}
 	start := time.Now()
 	cells, err := evalAwait[[]wasmCell](b, 15*time.Minute, "window.golabTest.runAll()")
 	if err != nil {
@@ -414,6 +470,9 @@ func runWasmNotebook(t *testing.T, b *Browser, srv *httptest.Server, path, name 
 		compile, link, run = append(compile, c.Timings["compile"]), append(link, c.Timings["link"]), append(run, c.Timings["run"])
 	}
 	t.Logf("%s: %d cells in %v (compile p50 %.0f ms, link p50 %.0f ms, run p50 %.0f ms)", name, len(cells), time.Since(start).Round(time.Second), percentile(compile, 50), percentile(link, 50), percentile(run, 50))
+	if len(cells) > 0 && cells[0].ExecutionCount != 1 {
+		t.Errorf("%s's first cell ran as execution %d: the kernel was not restarted", name, cells[0].ExecutionCount)
+	}
 	b.Screenshot(t, "#cells", "wasm-"+strings.TrimSuffix(name, ".ipynb"))
 	if p := b.Problems(); len(p) > 0 {
 		t.Errorf("page problems:\n%s", strings.Join(p, "\n"))

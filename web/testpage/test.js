@@ -114,6 +114,15 @@ async function loadNotebook(name) {
   showNotebook(await resp.json());
 }
 
+// open restarts the kernel (the session forgets every declaration, value
+// and display, as on a kernel restart; the toolchain stays loaded) and
+// shows notebook name, ready to run.
+async function open(name) {
+  session.restart();
+  $("notebook").value = name;
+  await loadNotebook(name);
+}
+
 // runAll runs every code cell in order and returns their results.
 async function runAll() {
   const results = [];
@@ -132,6 +141,7 @@ window.golabTest = {
   ready: null,
   fetched,
   loadNotebook,
+  open,
   runAll,
   async runSource(source) {
     const el = document.createElement("section");
@@ -149,7 +159,7 @@ window.golabTest.ready = (async () => {
   const t0 = performance.now();
   const index = await (await fetch("./notebooks/index.json")).json();
   for (const n of index) $("notebook").append(new Option(n, n));
-  $("notebook").onchange = () => loadNotebook($("notebook").value);
+  $("notebook").onchange = () => (session ? open($("notebook").value) : loadNotebook($("notebook").value));
   const want = new URLSearchParams(location.search).get("notebook") || index.find((n) => n.startsWith("01-")) || index[0];
   $("notebook").value = want;
   await loadNotebook(want);
@@ -161,6 +171,6 @@ window.golabTest.ready = (async () => {
   for (const b of ["runall", "stop", "restart"]) $(b).disabled = false;
   $("runall").onclick = () => runAll();
   $("stop").onclick = () => session.interrupt();
-  $("restart").onclick = () => { session.restart(); loadNotebook($("notebook").value); };
+  $("restart").onclick = () => open($("notebook").value);
   return { ms };
 })();

@@ -82,7 +82,8 @@ func readState(t *testing.T, b *Browser) state {
 	return s
 }
 
-// waitFor polls the page until ok says yes, or fails the test after d.
+// waitFor polls the page until ok says yes, or fails the test after d. It polls five times a
+// second: a page that is ready is seldom kept waiting for the next look.
 func waitFor(t *testing.T, b *Browser, d time.Duration, what string, ok func(state) bool) state {
 	t.Helper()
 	deadline := time.Now().Add(d)
@@ -94,7 +95,7 @@ func waitFor(t *testing.T, b *Browser, d time.Duration, what string, ok func(sta
 		if time.Now().After(deadline) {
 			t.Fatalf("%s: not within %v; the page shows %+v", what, d, s)
 		}
-		time.Sleep(500 * time.Millisecond)
+		time.Sleep(200 * time.Millisecond)
 	}
 }
 
@@ -112,12 +113,20 @@ func open(t *testing.T, b *Browser, s *jupytertest.Server, path string) {
 	waitFor(t, b, 60*time.Second, "the notebook to show its cells", func(st state) bool { return st.Ready && len(st.Prompts) > 0 })
 }
 
+// apps runs each for JupyterLab and for Notebook 7 at the same time, each app with a server
+// and a browser of its own: most of a page's time is spent waiting on the other processes
+// (the server, the kernel, the page's own frames), so two apps side by side keep two cores
+// busier than one after the other.
 func apps(t *testing.T, each func(t *testing.T, app jupytertest.App)) {
 	if testing.Short() {
 		t.Skip("starts Jupyter and Chromium; run without -short")
 	}
+	t.Parallel() // beside the suite's other tests with servers of their own (go test -parallel)
 	for _, app := range []jupytertest.App{jupytertest.Lab, jupytertest.Notebook} {
-		t.Run(string(app), func(t *testing.T) { each(t, app) })
+		t.Run(string(app), func(t *testing.T) {
+			t.Parallel()
+			each(t, app)
+		})
 	}
 }
 

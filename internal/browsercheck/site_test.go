@@ -46,6 +46,7 @@ func TestStaticSite(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds the site and starts Chromium; run without -short")
 	}
+	t.Parallel() // a file server and a browser of its own
 	dir := t.TempDir()
 	build := exec.Command(filepath.Join(jupytertest.Repo(), "scripts", "build-site"), dir)
 	if out, err := build.CombinedOutput(); err != nil {

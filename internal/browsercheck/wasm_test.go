@@ -14,11 +14,13 @@ import (
 	"maps"
 	"net/http"
 	"net/http/httptest"
+	"os"
 	"os/exec"
 	"path/filepath"
 	"regexp"
 	"runtime"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -284,8 +286,18 @@ func TestWasmLessonsMatchSavedNotebooks(t *testing.T) {
 
 // wasmPageCount is how many pages run the notebooks side by side: each
 // page's toolchain runs on one thread, so two keep a two-core machine busy
-// (scripts/bench-wasm and web/README.md give the times).
-var wasmPageCount = min(2, runtime.NumCPU())
+// (web/README.md gives the times). BACKOFFLAB_WASM_PAGES (1 to 4) sets it,
+// to measure.
+var wasmPageCount = func() int {
+	if v := os.Getenv("BACKOFFLAB_WASM_PAGES"); v != "" {
+		n, err := strconv.Atoi(v)
+		if err != nil || n < 1 || n > 4 {
+			panic(fmt.Sprintf("BACKOFFLAB_WASM_PAGES must be a whole number from 1 to 4, got %q", v))
+		}
+		return n
+	}
+	return min(2, runtime.NumCPU())
+}()
 
 // wasmPages are pages of the test site, each in a Chromium of its own, their
 // toolchains loaded once: a notebook takes one, runs in it from a

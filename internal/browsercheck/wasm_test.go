@@ -1,7 +1,7 @@
 //go:build wasmbrowser
 
-// The tests of Go in the browser (issue 23, web/README.md): they take six
-// minutes or more (every lesson in Chromium, two at a time), so they build
+// The tests of Go in the browser (issue 23, web/README.md): they take
+// five minutes or so (every lesson in Chromium, two at a time), so they build
 // only with -tags wasmbrowser, and scripts/test runs them beside the other
 // suites.
 

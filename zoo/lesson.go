@@ -110,7 +110,9 @@ func Family(results []Result, family string) []Result {
 
 // WriteRetryAfter writes what each library did when the server said
 // "Retry-After: wait": waited exactly that (the whole cohort together), added
-// jitter on top, or ignored it, with the spread of the waits where it repeats.
+// jitter on top, or ignored it (a library that does not read the header,
+// [Entry.IgnoresRetryAfter], is named so even where this run's unseeded draws
+// all came out longer), with the spread of the waits where it repeats.
 func WriteRetryAfter(w io.Writer, results []Result, wait time.Duration) error {
 	tw := newTable(w)
 	fmt.Fprintln(tw, "library\tsettings\tretries\twhat it did\tshortest wait\tlongest wait\tfullest 10 ms")
@@ -122,6 +124,7 @@ func WriteRetryAfter(w io.Writer, results []Result, wait time.Duration) error {
 		lo, hi := slices.Min(r.Retries), slices.Max(r.Retries)
 		what := "ignored it"
 		switch {
+		case r.IgnoresRetryAfter: // what it does, whatever this run's unseeded draws were
 		case lo == wait && hi == wait:
 			what = "waited exactly that"
 		case lo >= wait:

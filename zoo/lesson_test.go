@@ -141,3 +141,34 @@ func TestTablesArriveInOneWrite(t *testing.T) {
 		}
 	}
 }
+
+// A library marked IgnoresRetryAfter retries sooner than a server's
+// Retry-After: 60 asks, every time (LinearJitterBackoff's waits are at most
+// 30 s before the first retry), so the mark is what the library does, not a
+// reading of one run's draws; and the marked ones are the libraries that
+// WriteRetryAfter would otherwise name by their draws.
+func TestIgnoresRetryAfterIsWhatTheLibraryDoes(t *testing.T) {
+	var marked []Entry
+	for _, e := range RetryAfterEntries() {
+		if e.IgnoresRetryAfter {
+			marked = append(marked, e)
+		}
+	}
+	if len(marked) == 0 {
+		t.Fatal("no entry of RetryAfterEntries is marked IgnoresRetryAfter: want go-retryablehttp's LinearJitterBackoff")
+	}
+	const wait = time.Minute
+	results, err := RunAll(marked, Storm{Clients: 50, RetryAfter: wait})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, r := range results {
+		if len(r.Retries) == 0 {
+			t.Errorf("%s %s: no retries after Retry-After: 60", r.Name, r.Settings)
+			continue
+		}
+		if lo := slices.Min(r.Retries); lo >= wait {
+			t.Errorf("%s %s: marked IgnoresRetryAfter, but its first retry came at %v, after the %v the server asked", r.Name, r.Settings, lo, wait)
+		}
+	}
+}

@@ -52,6 +52,13 @@ type Entry struct {
 	Seeded bool
 	// Fix marks a setting chosen to fix the defaults' storm behaviour.
 	Fix bool
+	// IgnoresRetryAfter marks a library that does not read the Retry-After
+	// header: its waits are its own, shorter than the server asked or not.
+	// Where its draws are unseeded (LinearJitterBackoff seeds from the
+	// clock), one run may happen to draw no wait below the header's, so the
+	// lesson's table says what the library does from this and not from the
+	// run (TestIgnoresRetryAfterIsWhatTheLibraryDoes checks it against runs).
+	IgnoresRetryAfter bool
 
 	steppers func(Storm) []stepper               // in-process delay functions
 	loop     func(Storm) looper                  // the library's own loop, per client
@@ -214,7 +221,7 @@ func Entries() []Entry {
 					return retryablehttp.DefaultBackoff(time.Second, 30*time.Second, k-1, responseFor(err))
 				}))
 			})},
-		{Name: "go-retryablehttp", Module: modRHTTP, Family: FamilyClients,
+		{Name: "go-retryablehttp", Module: modRHTTP, Family: FamilyClients, IgnoresRetryAfter: true,
 			Settings: "LinearJitterBackoff", Details: "wait n is n × uniform(1 s, 30 s); seeds from the clock's nanoseconds on every call",
 			steppers: each(func(int) stepper { return linearJitterClient(4) })},
 		{Name: "aws-sdk-go-v2 retry", Module: modAWS, Family: FamilyClients,

@@ -1,0 +1,372 @@
+// Command litebench measures the browser edition (scripts/build-lite's site,
+// in headless Chromium, served by a plain file server) and prints a table:
+// the site's size; a learner's first minute, opening the site's address to
+// lesson 00's first output, on a cold cache and on a warm one (a second
+// visit); and each lesson's Run All in the browser beside the same notebook
+// run on the server's GoNB kernel. scripts/bench-lite runs it.
+//
+//	go run ./web/litebench [-lessons 00,03] [-skip-gonb]
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"io/fs"
+	"log"
+	"net"
+	"net/http"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/chromedp/chromedp"
+
+	"github.com/backofflab/backofflab/internal/notebook"
+)
+
+var (
+	lessons  = flag.String("lessons", "", "comma-separated lesson numbers to Run All (default: every lesson)")
+	skipGoNB = flag.Bool("skip-gonb", false, "leave out the server kernel's column (it needs scripts/setup's Jupyter)")
+)
+
+func main() {
+	log.SetFlags(0)
+	log.SetPrefix("bench-lite: ")
+	flag.Parse()
+	if err := bench(); err != nil {
+		log.Fatal(err)
+	}
+}
+
+// The page's side: the open notebook's code cells, the first output shown
+// since the bench cleared them, and the kernel's state.
+const stateJS = `(() => {
+  const app = window.jupyterapp;
+  const w = app && app.shell.currentWidget;
+  if (!w || !w.content || !w.content.model || !w.sessionContext || !w.sessionContext.session) return JSON.stringify({ready: false});
+  const cells = Array.from(w.content.model.cells);
+  const code = cells.filter(c => c.type === 'code');
+  const kernel = w.sessionContext.session.kernel;
+  return JSON.stringify({
+    ready: true,
+    kernel: kernel ? kernel.status : '',
+    code: code.length,
+    ran: code.filter(c => c.executionCount != null && c.executionState !== 'running').length,
+    outputs: code.reduce((n, c) => n + c.outputs.length, 0),
+    running: code.filter(c => c.executionState === 'running').length,
+  });
+})()`
+
+type pageState struct {
+	Ready   bool
+	Kernel  string
+	Code    int
+	Ran     int
+	Outputs int
+	Running int
+}
+
+func bench() error {
+	repo, err := os.Getwd()
+	if err != nil {
+		return err
+	}
+	if _, err := os.Stat(filepath.Join(repo, "web", "litebench")); err != nil {
+		return errors.New("run it from the repository's root (scripts/bench-lite does)")
+	}
+	site := filepath.Join(repo, ".cache", "lite-site")
+	build := exec.Command(filepath.Join(repo, "scripts", "build-lite"), site)
+	build.Stdout, build.Stderr = os.Stderr, os.Stderr
+	if err := build.Run(); err != nil {
+		return fmt.Errorf("scripts/build-lite: %w", err)
+	}
+	total, firstVisit, err := siteSize(site)
+	if err != nil {
+		return err
+	}
+
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		return err
+	}
+	srv := &http.Server{Handler: http.FileServer(http.Dir(site))}
+	go srv.Serve(ln)
+	defer srv.Close()
+	base := fmt.Sprintf("http://%s/", ln.Addr())
+
+	profile, err := os.MkdirTemp("", "bench-lite-chromium-")
+	if err != nil {
+		return err
+	}
+	defer os.RemoveAll(profile)
+	opts := append(chromedp.DefaultExecAllocatorOptions[:],
+		chromedp.ExecPath(chromium()), chromedp.NoSandbox, chromedp.DisableGPU, chromedp.UserDataDir(profile),
+		chromedp.WindowSize(1280, 900),
+		chromedp.Flag("host-resolver-rules", "MAP * ~NOTFOUND, EXCLUDE 127.0.0.1"))
+	actx, cancel := chromedp.NewExecAllocator(context.Background(), opts...)
+	defer cancel()
+	bctx, cancel := chromedp.NewContext(actx)
+	defer cancel()
+	if _, err := chromedp.Run(bctx, chromedp.Navigate("about:blank")); err != nil {
+		return fmt.Errorf("starting Chromium: %w", err)
+	}
+
+	// A learner's first minute: the site's address, then Run All as soon as
+	// the notebook shows (its saved outputs cleared first, so that the
+	// first output is the browser's own), until the first output shows.
+	firstOutput := func() (time.Duration, error) {
+		tab, closeTab := chromedp.NewContext(bctx)
+		defer closeTab()
+		start := time.Now()
+		if _, err := chromedp.Run(tab, chromedp.Navigate(base)); err != nil {
+			return 0, err
+		}
+		if _, err := waitState(tab, 3*time.Minute, func(s pageState) bool { return s.Ready && s.Code > 0 }); err != nil {
+			return 0, fmt.Errorf("lesson 00 did not open: %w", err)
+		}
+		if err := command(tab, "notebook:clear-all-cell-outputs"); err != nil {
+			return 0, err
+		}
+		if err := command(tab, "notebook:run-all-cells"); err != nil {
+			return 0, err
+		}
+		if _, err := waitState(tab, 5*time.Minute, func(s pageState) bool { return s.Outputs > 0 }); err != nil {
+			return 0, fmt.Errorf("no output: %w", err)
+		}
+		d := time.Since(start)
+		// Let the run end before the tab closes, so the next visit starts clean.
+		_, err := waitState(tab, 10*time.Minute, func(s pageState) bool { return s.Kernel == "idle" && s.Ran == s.Code })
+		return d, err
+	}
+	cold, err := firstOutput()
+	if err != nil {
+		return fmt.Errorf("cold visit: %w", err)
+	}
+	warm, err := firstOutput()
+	if err != nil {
+		return fmt.Errorf("warm visit: %w", err)
+	}
+
+	paths, _ := filepath.Glob(filepath.Join(repo, "notebooks", "[0-9][0-9]-*.ipynb"))
+	if *lessons != "" {
+		want := strings.Split(*lessons, ",")
+		paths = slices.DeleteFunc(paths, func(p string) bool { return !slices.Contains(want, filepath.Base(p)[:2]) })
+		if len(paths) == 0 {
+			return fmt.Errorf("-lessons %q: no such lesson (want numbers such as 00,03)", *lessons)
+		}
+	}
+	type row struct {
+		name          string
+		browser, gonb time.Duration
+		note          string
+	}
+	var rows []row
+	for _, p := range paths {
+		name := filepath.Base(p)
+		r := row{name: strings.TrimSuffix(name, ".ipynb")}
+		r.browser, err = browserRunAll(bctx, base+"lab/index.html?path=notebooks/"+name)
+		if err != nil {
+			r.note = "browser: " + err.Error()
+		}
+		if !*skipGoNB {
+			if r.gonb, err = gonbRunAll(repo, p); err != nil {
+				r.note += " server: " + err.Error()
+			}
+		}
+		rows = append(rows, r)
+		log.Printf("%s: browser %v, server %v %s", r.name, r.browser.Round(100*time.Millisecond), r.gonb.Round(100*time.Millisecond), r.note)
+	}
+
+	load, _ := os.ReadFile("/proc/loadavg")
+	fmt.Printf("Backoff Lab in the browser (scripts/build-lite), headless Chromium, %s load average %s\n", cpus(), strings.Join(strings.Fields(string(load))[:3], " "))
+	fmt.Printf("site: %.0f MB on disk; a first visit fetches about %.0f MB (JupyterLite and the lessons, Go in the browser's first-visit assets)\n\n", total/1e6, firstVisit/1e6)
+	fmt.Printf("%-34s %10s\n", "a learner's first minute", "seconds")
+	fmt.Printf("%-34s %10.1f   (goal ≤ 30)\n", "address → lesson 00's first output, cold cache", cold.Seconds())
+	fmt.Printf("%-34s %10.1f   (goal ≤ 5)\n\n", "address → lesson 00's first output, warm", warm.Seconds())
+	fmt.Printf("%-26s %12s %12s %8s\n", "Run All (s)", "browser", "server GoNB", "×")
+	for _, r := range rows {
+		ratio := "-"
+		if r.browser > 0 && r.gonb > 0 {
+			ratio = fmt.Sprintf("%.1f", r.browser.Seconds()/r.gonb.Seconds())
+		}
+		fmt.Printf("%-26s %12s %12s %8s  %s\n", r.name, secs(r.browser), secs(r.gonb), ratio, r.note)
+	}
+	return nil
+}
+
+func secs(d time.Duration) string {
+	if d == 0 {
+		return "-"
+	}
+	return fmt.Sprintf("%.1f", d.Seconds())
+}
+
+func cpus() string {
+	out, err := exec.Command("nproc").Output()
+	if err != nil {
+		return "? CPUs,"
+	}
+	return strings.TrimSpace(string(out)) + " CPUs,"
+}
+
+// siteSize returns the site's bytes on disk and what a first visit fetches:
+// everything but Go in the browser's on-demand archives (go-web/assets/*.a.zst).
+func siteSize(site string) (total, first float64, err error) {
+	err = filepath.WalkDir(site, func(p string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		info, err := d.Info()
+		if err != nil {
+			return err
+		}
+		total += float64(info.Size())
+		rel, _ := filepath.Rel(site, p)
+		if !(strings.HasPrefix(rel, "go-web/assets/") && strings.HasSuffix(rel, ".a.zst")) {
+			first += float64(info.Size())
+		}
+		return nil
+	})
+	return total, first, err
+}
+
+// browserRunAll opens url (a lesson) in a new tab of the warm browser and
+// times Run All from the toolbar's command until every cell has run.
+func browserRunAll(bctx context.Context, url string) (time.Duration, error) {
+	tab, closeTab := chromedp.NewContext(bctx)
+	defer closeTab()
+	if _, err := chromedp.Run(tab, chromedp.Navigate(url)); err != nil {
+		return 0, err
+	}
+	if _, err := waitState(tab, 3*time.Minute, func(s pageState) bool { return s.Ready && s.Code > 0 && s.Kernel == "idle" }); err != nil {
+		return 0, fmt.Errorf("did not open: %w", err)
+	}
+	if err := command(tab, "notebook:clear-all-cell-outputs"); err != nil {
+		return 0, err
+	}
+	start := time.Now()
+	if err := command(tab, "notebook:run-all-cells"); err != nil {
+		return 0, err
+	}
+	if _, err := waitState(tab, 20*time.Minute, func(s pageState) bool { return s.Kernel == "idle" && s.Running == 0 && s.Ran == s.Code }); err != nil {
+		return 0, fmt.Errorf("Run All did not finish: %w", err)
+	}
+	return time.Since(start), nil
+}
+
+func command(tab context.Context, id string) error {
+	_, err := await[bool](tab, time.Minute, fmt.Sprintf("window.jupyterapp.commands.execute(%q).then(() => true)", id))
+	if err != nil {
+		return fmt.Errorf("%s: %w", id, err)
+	}
+	return nil
+}
+
+func waitState(tab context.Context, d time.Duration, ok func(pageState) bool) (pageState, error) {
+	deadline := time.Now().Add(d)
+	var s pageState
+	for {
+		raw, err := await[string](tab, 30*time.Second, stateJS)
+		if err == nil {
+			s = pageState{}
+			err = json.Unmarshal([]byte(raw), &s)
+		}
+		if err == nil && ok(s) {
+			return s, nil
+		}
+		if time.Now().After(deadline) {
+			return s, fmt.Errorf("not within %v (the page shows %+v, %v)", d, s, err)
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+}
+
+func chromium() string {
+	for _, name := range []string{"/usr/bin/chromium", "chromium", "chromium-browser"} {
+		if p, err := exec.LookPath(name); err == nil {
+			return p
+		}
+	}
+	log.Fatal("no Chromium: install Debian's chromium (apt-get install chromium, as root)")
+	return ""
+}
+
+func await[T any](ctx context.Context, d time.Duration, js string) (T, error) {
+	var v T
+	ctx, cancel := context.WithTimeout(ctx, d)
+	defer cancel()
+	raw, err := chromedp.Run(ctx, chromedp.Evaluate[string](fmt.Sprintf("(async () => JSON.stringify(await (%s)))()", js), chromedp.EvalAwaitPromise))
+	if err != nil {
+		return v, err
+	}
+	return v, json.Unmarshal([]byte(raw), &v)
+}
+
+// gonbScript runs every code cell of a notebook, in order, on the server's
+// kernel (scripts/setup's "Go (Backoff Lab)") through jupyter_client, and
+// prints the seconds from the first cell's request to the last one's reply
+// (the kernel started before, as a learner's is when they press Run All).
+const gonbScript = `
+import json, sys, time
+from jupyter_client.manager import start_new_kernel
+req = json.load(sys.stdin)
+km, kc = start_new_kernel(kernel_name=req["kernel"], cwd=req["cwd"])
+try:
+    t = time.monotonic()
+    for src in req["cells"]:
+        msg_id = kc.execute(src)
+        while True:
+            m = kc.get_shell_msg(timeout=900)
+            if m["parent_header"].get("msg_id") == msg_id:
+                break
+        if m["content"]["status"] != "ok":
+            raise SystemExit("cell failed on the kernel: " + src[:80])
+    print(json.dumps(time.monotonic() - t))
+finally:
+    kc.stop_channels()
+    km.shutdown_kernel(now=True)
+`
+
+func gonbRunAll(repo, path string) (time.Duration, error) {
+	nb, err := notebook.Read(path)
+	if err != nil {
+		return 0, err
+	}
+	var cells []string
+	for _, c := range nb.Cells {
+		if c.CellType == "code" {
+			cells = append(cells, string(c.Source))
+		}
+	}
+	python := filepath.Join(repo, ".cache", "venv", "bin", "python")
+	if _, err := os.Stat(python); err != nil {
+		return 0, errors.New("no .cache/venv: run scripts/setup")
+	}
+	req, _ := json.Marshal(map[string]any{"kernel": notebook.KernelName, "cells": cells, "cwd": filepath.Dir(path)})
+	cmd := exec.Command(python, "-c", gonbScript)
+	cmd.Dir = repo
+	cmd.Stdin = bytes.NewReader(req)
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	out, err := cmd.Output()
+	if err != nil {
+		return 0, fmt.Errorf("%v: %s", err, lastLine(stderr.String()))
+	}
+	var s float64
+	if err := json.Unmarshal(out, &s); err != nil {
+		return 0, err
+	}
+	return time.Duration(s * float64(time.Second)), nil
+}
+
+func lastLine(s string) string {
+	lines := strings.Split(strings.TrimSpace(s), "\n")
+	return lines[len(lines)-1]
+}

@@ -14,6 +14,7 @@ import (
 	"fmt"
 	"net/http"
 	"net/http/httptest"
+	"os"
 	"os/exec"
 	"path/filepath"
 	"slices"
@@ -89,10 +90,15 @@ func liteRunAll(t *testing.T, b *Browser, name string) *notebook.Notebook {
 	start := time.Now()
 	// Run, Run All Cells (the menu's command: in JupyterLite the toolbar's Restart and Run All
 	// asks first, in a dialog, and was seen to run nothing after it).
+	// The notebook's commands act on the notebook that has the focus: a click on its first cell.
+	if err := b.Do(30*time.Second, chromedp.Click(`.jp-NotebookPanel:not(.lm-mod-hidden) .jp-Cell .jp-InputPrompt`)); err != nil {
+		t.Fatalf("clicking the first cell: %v", err)
+	}
 	if _, err := Eval[bool](b, `(window.jupyterapp.commands.execute("notebook:run-all-cells"), true)`); err != nil {
 		t.Fatalf("Run All: %v", err)
 	}
-	deadline := time.Now().Add(10 * time.Minute)
+	limit := 10 * time.Minute
+	deadline := time.Now().Add(limit)
 	var ran string
 	for {
 		var err error
@@ -104,7 +110,7 @@ func liteRunAll(t *testing.T, b *Browser, name string) *notebook.Notebook {
 			break
 		}
 		if time.Now().After(deadline) {
-			t.Fatalf("%s: Run All did not finish within 10 minutes: %s", name, ran)
+			t.Fatalf("%s: Run All did not finish within %v: %s", name, limit, ran)
 		}
 		time.Sleep(250 * time.Millisecond)
 	}
@@ -119,7 +125,11 @@ func pageNotebook(t *testing.T, b *Browser) *notebook.Notebook {
 	if err != nil {
 		t.Fatalf("reading the notebook's model: %v", err)
 	}
-	nb, err := notebook.Parse([]byte(js))
+	path := filepath.Join(t.TempDir(), "page.ipynb")
+	if err := os.WriteFile(path, []byte(js), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	nb, err := notebook.Read(path)
 	if err != nil {
 		t.Fatalf("the page's notebook: %v", err)
 	}

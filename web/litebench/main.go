@@ -261,8 +261,16 @@ func browserRunAll(bctx context.Context, url string) (time.Duration, error) {
 	return time.Since(start), nil
 }
 
+// command runs a JupyterLab command on the notebook, which first gets the
+// focus (a click on its first cell: the notebook's commands act on the
+// focused one), without waiting for it to end.
 func command(tab context.Context, id string) error {
-	_, err := await[bool](tab, time.Minute, fmt.Sprintf("window.jupyterapp.commands.execute(%q).then(() => true)", id))
+	ctx, cancel := context.WithTimeout(tab, 30*time.Second)
+	defer cancel()
+	if _, err := chromedp.Run(ctx, chromedp.Click(`.jp-NotebookPanel:not(.lm-mod-hidden) .jp-Cell .jp-InputPrompt`)); err != nil {
+		return fmt.Errorf("clicking the first cell: %w", err)
+	}
+	_, err := await[bool](tab, time.Minute, fmt.Sprintf("(window.jupyterapp.commands.execute(%q), true)", id))
 	if err != nil {
 		return fmt.Errorf("%s: %w", id, err)
 	}

@@ -16,7 +16,6 @@ import (
 	"fmt"
 	"net/url"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"sync"
@@ -27,6 +26,7 @@ import (
 	"github.com/chromedp/cdproto/runtime"
 	"github.com/chromedp/chromedp"
 
+	"github.com/backofflab/backofflab/internal/chromium"
 	"github.com/backofflab/backofflab/internal/jupytertest"
 	"github.com/backofflab/backofflab/internal/notebook"
 )
@@ -34,13 +34,11 @@ import (
 // Chromium returns the browser binary, or fails the test saying how to install one.
 func Chromium(t testing.TB) string {
 	t.Helper()
-	for _, name := range []string{"/usr/bin/chromium", "chromium", "chromium-browser"} {
-		if p, err := exec.LookPath(name); err == nil {
-			return p
-		}
+	p, err := chromium.Path()
+	if err != nil {
+		t.Fatalf("%v; the test command installs it when run as root", err)
 	}
-	t.Fatal("no Chromium: the test command installs Debian's chromium (apt-get install chromium, as root)")
-	return ""
+	return p
 }
 
 // Browser is one headless Chromium with a record of what its pages did wrong.

@@ -27,6 +27,8 @@ import (
 
 	"github.com/chromedp/chromedp"
 
+	"github.com/backofflab/backofflab/internal/chromium"
+
 	"github.com/backofflab/backofflab/internal/notebook"
 )
 
@@ -109,13 +111,17 @@ func bench() error {
 	defer srv.Close()
 	page := fmt.Sprintf("http://%s/test/?notebook=%s", ln.Addr(), filepath.Base(*nbPath))
 
+	browser, err := chromium.Path()
+	if err != nil {
+		return err
+	}
 	profile, err := os.MkdirTemp("", "bench-wasm-chromium-")
 	if err != nil {
 		return err
 	}
 	defer os.RemoveAll(profile)
 	opts := append(chromedp.DefaultExecAllocatorOptions[:],
-		chromedp.ExecPath(chromium()), chromedp.NoSandbox, chromedp.DisableGPU, chromedp.UserDataDir(profile),
+		chromedp.ExecPath(browser), chromedp.NoSandbox, chromedp.DisableGPU, chromedp.UserDataDir(profile),
 		chromedp.Flag("host-resolver-rules", "MAP * ~NOTFOUND, EXCLUDE 127.0.0.1"))
 	actx, cancel := chromedp.NewExecAllocator(context.Background(), opts...)
 	defer cancel()
@@ -135,11 +141,11 @@ func bench() error {
 		if _, err := chromedp.Run(tab, chromedp.Navigate(page)); err != nil {
 			return visit{}, nil, cancelTab, err
 		}
-		if _, err := await[map[string]float64](tab, 5*time.Minute, "window.golabTest.ready"); err != nil {
+		if _, err := chromium.Await[map[string]float64](tab, 5*time.Minute, "window.golabTest.ready"); err != nil {
 			return visit{}, nil, cancelTab, fmt.Errorf("the worker did not start: %w", err)
 		}
 		v := visit{ready: time.Since(start)}
-		f, err := await[[]struct {
+		f, err := chromium.Await[[]struct {
 			Bytes     int  `json:"bytes"`
 			FromCache bool `json:"fromCache"`
 		}](tab, time.Minute, "window.golabTest.fetched")
@@ -167,7 +173,7 @@ func bench() error {
 
 	run := func(src string) (cellTiming, error) {
 		q, _ := json.Marshal(src)
-		c, err := await[cellTiming](tab, 5*time.Minute, "window.golabTest.runSource("+string(q)+")")
+		c, err := chromium.Await[cellTiming](tab, 5*time.Minute, "window.golabTest.runSource("+string(q)+")")
 		if err == nil && c.Status != "ok" {
 			err = fmt.Errorf("cell failed in the browser: %s", strings.TrimSpace(src))
 		}
@@ -240,27 +246,6 @@ func p50(xs []float64) float64 {
 	}
 	s := slices.Sorted(slices.Values(xs))
 	return s[len(s)/2]
-}
-
-func chromium() string {
-	for _, name := range []string{"/usr/bin/chromium", "chromium", "chromium-browser"} {
-		if p, err := exec.LookPath(name); err == nil {
-			return p
-		}
-	}
-	log.Fatal("no Chromium: install Debian's chromium (apt-get install chromium, as root)")
-	return ""
-}
-
-func await[T any](ctx context.Context, d time.Duration, js string) (T, error) {
-	var v T
-	ctx, cancel := context.WithTimeout(ctx, d)
-	defer cancel()
-	raw, err := chromedp.Run(ctx, chromedp.Evaluate[string](fmt.Sprintf("(async () => JSON.stringify(await (%s)))()", js), chromedp.EvalAwaitPromise))
-	if err != nil {
-		return v, err
-	}
-	return v, json.Unmarshal([]byte(raw), &v)
 }
 
 // gonbScript runs cells on the native kernel (scripts/setup's "Go (Backoff

@@ -28,6 +28,8 @@ import (
 
 	"github.com/chromedp/chromedp"
 
+	"github.com/backofflab/backofflab/internal/chromium"
+
 	"github.com/backofflab/backofflab/internal/notebook"
 )
 
@@ -101,13 +103,17 @@ func bench() error {
 	defer srv.Close()
 	base := fmt.Sprintf("http://%s/", ln.Addr())
 
+	browser, err := chromium.Path()
+	if err != nil {
+		return err
+	}
 	profile, err := os.MkdirTemp("", "bench-lite-chromium-")
 	if err != nil {
 		return err
 	}
 	defer os.RemoveAll(profile)
 	opts := append(chromedp.DefaultExecAllocatorOptions[:],
-		chromedp.ExecPath(chromium()), chromedp.NoSandbox, chromedp.DisableGPU, chromedp.UserDataDir(profile),
+		chromedp.ExecPath(browser), chromedp.NoSandbox, chromedp.DisableGPU, chromedp.UserDataDir(profile),
 		chromedp.WindowSize(1280, 900),
 		chromedp.Flag("host-resolver-rules", "MAP * ~NOTFOUND, EXCLUDE 127.0.0.1"))
 	actx, cancel := chromedp.NewExecAllocator(context.Background(), opts...)
@@ -270,7 +276,7 @@ func command(tab context.Context, id string) error {
 	if _, err := chromedp.Run(ctx, chromedp.Click(`.jp-NotebookPanel:not(.lm-mod-hidden) .jp-Cell .jp-InputPrompt`)); err != nil {
 		return fmt.Errorf("clicking the first cell: %w", err)
 	}
-	_, err := await[bool](tab, time.Minute, fmt.Sprintf("(window.jupyterapp.commands.execute(%q), true)", id))
+	_, err := chromium.Await[bool](tab, time.Minute, fmt.Sprintf("(window.jupyterapp.commands.execute(%q), true)", id))
 	if err != nil {
 		return fmt.Errorf("%s: %w", id, err)
 	}
@@ -281,7 +287,7 @@ func waitState(tab context.Context, d time.Duration, ok func(pageState) bool) (p
 	deadline := time.Now().Add(d)
 	var s pageState
 	for {
-		raw, err := await[string](tab, 30*time.Second, stateJS)
+		raw, err := chromium.Await[string](tab, 30*time.Second, stateJS)
 		if err == nil {
 			s = pageState{}
 			err = json.Unmarshal([]byte(raw), &s)
@@ -294,27 +300,6 @@ func waitState(tab context.Context, d time.Duration, ok func(pageState) bool) (p
 		}
 		time.Sleep(100 * time.Millisecond)
 	}
-}
-
-func chromium() string {
-	for _, name := range []string{"/usr/bin/chromium", "chromium", "chromium-browser"} {
-		if p, err := exec.LookPath(name); err == nil {
-			return p
-		}
-	}
-	log.Fatal("no Chromium: install Debian's chromium (apt-get install chromium, as root)")
-	return ""
-}
-
-func await[T any](ctx context.Context, d time.Duration, js string) (T, error) {
-	var v T
-	ctx, cancel := context.WithTimeout(ctx, d)
-	defer cancel()
-	raw, err := chromedp.Run(ctx, chromedp.Evaluate[string](fmt.Sprintf("(async () => JSON.stringify(await (%s)))()", js), chromedp.EvalAwaitPromise))
-	if err != nil {
-		return v, err
-	}
-	return v, json.Unmarshal([]byte(raw), &v)
 }
 
 // gonbScript runs every code cell of a notebook, in order, on the server's

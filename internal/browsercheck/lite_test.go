@@ -25,6 +25,7 @@ import (
 
 	"github.com/chromedp/chromedp"
 
+	"github.com/backofflab/backofflab/internal/cells"
 	"github.com/backofflab/backofflab/internal/jupytertest"
 	"github.com/backofflab/backofflab/internal/notebook"
 )
@@ -227,3 +228,259 @@ const liteRunState = `(() => {
   const status = kernel ? kernel.status : 'none';
   return ran === code.length && status === 'idle' ? 'done' : ran + ' of ' + code.length + ' code cells ran, kernel ' + status;
 })()`
+
+// liteNotebookJS is the open notebook's panel, for the expressions below.
+const liteNotebookJS = `Array.from(window.jupyterapp.shell.widgets('main')).find(w => w.content && w.content.model && w.sessionContext)`
+
+// liteFocus gives the open notebook the focus (a click on its first cell's
+// prompt), so that the notebook commands act on it.
+func liteFocus(t *testing.T, b *Browser) {
+	t.Helper()
+	if err := b.Do(30*time.Second, chromedp.Click(`.jp-NotebookPanel:not(.lm-mod-hidden) .jp-Cell .jp-InputPrompt`)); err != nil {
+		t.Fatalf("clicking the first cell: %v", err)
+	}
+}
+
+// liteCell is one cell of the page's notebook as its model holds it.
+type liteCell struct {
+	Source  string
+	Count   *int
+	Running bool
+	Outputs []struct {
+		OutputType string          `json:"output_type"`
+		Name       string          `json:"name"`
+		Text       json.RawMessage `json:"text"`
+		Ename      string          `json:"ename"`
+		Evalue     string          `json:"evalue"`
+	}
+	Kernel string
+}
+
+// stream is the cell's stream name (stdout, stderr), joined.
+func (c liteCell) stream(name string) string {
+	var b strings.Builder
+	for _, o := range c.Outputs {
+		if o.OutputType != "stream" || o.Name != name {
+			continue
+		}
+		var s string
+		if json.Unmarshal(o.Text, &s) != nil {
+			var lines []string
+			json.Unmarshal(o.Text, &lines)
+			s = strings.Join(lines, "")
+		}
+		b.WriteString(s)
+	}
+	return b.String()
+}
+
+func (c liteCell) errors() []string {
+	var errs []string
+	for _, o := range c.Outputs {
+		if o.OutputType == "error" {
+			errs = append(errs, o.Ename+": "+o.Evalue)
+		}
+	}
+	return errs
+}
+
+// readLiteCell reads cell i of the open notebook.
+func readLiteCell(t *testing.T, b *Browser, i int) liteCell {
+	t.Helper()
+	js, err := Eval[string](b, fmt.Sprintf(`(() => {
+  const w = %s;
+  const c = w.content.model.cells.get(%d);
+  const k = w.sessionContext.session && w.sessionContext.session.kernel;
+  return JSON.stringify({Source: c.sharedModel.getSource(), Count: c.executionCount, Running: c.executionState === 'running',
+    Outputs: c.toJSON().outputs || [], Kernel: k ? k.status : 'none'});
+})()`, liteNotebookJS, i))
+	if err != nil {
+		t.Fatalf("reading cell %d: %v", i, err)
+	}
+	var c liteCell
+	if err := json.Unmarshal([]byte(js), &c); err != nil {
+		t.Fatalf("reading cell %d: %v: %s", i, err, js)
+	}
+	return c
+}
+
+// liteStartCell makes cell i the active cell, alone, and runs it (Run, Run
+// Selected Cell), without waiting.
+func liteStartCell(t *testing.T, b *Browser, i int) {
+	t.Helper()
+	if _, err := Eval[bool](b, fmt.Sprintf(`(() => { const n = (%s).content; n.deselectAll(); n.activeCellIndex = %d;
+  window.jupyterapp.commands.execute("notebook:run-cell"); return true; })()`, liteNotebookJS, i)); err != nil {
+		t.Fatalf("running cell %d: %v", i, err)
+	}
+}
+
+// liteRunCell clears cell i, runs it and waits until it has run (an
+// execution count) and the kernel is idle.
+func liteRunCell(t *testing.T, b *Browser, i int, limit time.Duration) liteCell {
+	t.Helper()
+	// Cleared first: its saved count may be the count it runs with.
+	if _, err := Eval[bool](b, fmt.Sprintf(`(() => { const c = (%s).content.model.cells.get(%d); c.outputs.clear(); c.executionCount = null; return true; })()`, liteNotebookJS, i)); err != nil {
+		t.Fatalf("clearing cell %d: %v", i, err)
+	}
+	liteStartCell(t, b, i)
+	deadline := time.Now().Add(limit)
+	for {
+		c := readLiteCell(t, b, i)
+		if c.Count != nil && !c.Running && c.Kernel == "idle" {
+			return c
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("cell %d did not finish within %v: %+v", i, limit, c)
+		}
+		time.Sleep(200 * time.Millisecond)
+	}
+}
+
+// nativeCellOutput runs cells as one kernel session would, natively: each
+// merged as GoNB merges them (internal/cells) and kept, the last one built
+// and run with go run in the repository's module; it returns its standard
+// output.
+func nativeCellOutput(t *testing.T, sources ...string) string {
+	t.Helper()
+	s := new(cells.State)
+	var p *cells.Program
+	for i, src := range sources {
+		var err error
+		if p, err = s.Merge(i+1, src); err != nil {
+			t.Fatalf("merging cell %d: %v", i+1, err)
+		}
+		s.Commit(p)
+	}
+	root := jupytertest.Repo()
+	dir, err := os.MkdirTemp(filepath.Join(root, ".cache"), "lite-native-")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { os.RemoveAll(dir) })
+	if err := os.WriteFile(filepath.Join(dir, "main.go"), []byte(p.Source), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	cmd := exec.Command("go", "run", filepath.Join(dir, "main.go"))
+	cmd.Dir = root
+	var stderr strings.Builder
+	cmd.Stderr = &stderr
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("go run of the edited cell: %v\n%s\n%s", err, stderr.String(), p.Source)
+	}
+	return string(out)
+}
+
+// A learner's session in lesson 00: edit a cell (another seed) and run it
+// again: its output changes, and is what the same edit prints natively;
+// saved, the edit survives a reload (JupyterLite's browser storage); the
+// stop button ends a `for {}` cell, and the next cell runs.
+func TestLiteEditReloadStop(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds the browser edition and runs cells in Chromium; run without -short")
+	}
+	srv := serveLite(t)
+	b := NewBrowser(t)
+	openLite(t, b, srv.URL+litePrefix)
+	saved, err := notebook.Read(filepath.Join(jupytertest.Repo(), "notebooks/00-start-here.ipynb"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The import cell, and the cell that draws the generator's first state by hand.
+	const importCell, seedCell = 1, 5
+	if !strings.Contains(string(saved.Cells[seedCell].Source), "lcg.DefaultSeed") || !strings.HasPrefix(string(saved.Cells[importCell].Source), "import") {
+		t.Fatalf("lesson 00's cells %d and %d are no longer the import cell and the seed cell", importCell, seedCell)
+	}
+	savedOut := savedStdout(saved.Cells[seedCell])
+	liteFocus(t, b)
+	if c := liteRunCell(t, b, importCell, 3*time.Minute); len(c.errors()) > 0 {
+		t.Fatalf("the import cell: %v", c.errors())
+	}
+
+	edited := strings.ReplaceAll(string(saved.Cells[seedCell].Source), "lcg.DefaultSeed", "20260401")
+	if _, err := Eval[bool](b, fmt.Sprintf(`((%s).content.model.cells.get(%d).sharedModel.setSource(%q), true)`, liteNotebookJS, seedCell, edited)); err != nil {
+		t.Fatalf("editing cell %d: %v", seedCell, err)
+	}
+	start := time.Now()
+	c := liteRunCell(t, b, seedCell, 3*time.Minute)
+	t.Logf("the edited cell ran in %v", time.Since(start).Round(100*time.Millisecond))
+	if errs := c.errors(); len(errs) > 0 {
+		t.Errorf("the edited cell: %v", errs)
+	}
+	got := c.stream("stdout")
+	if got == savedOut || !strings.Contains(got, "seed 20260401") {
+		t.Errorf("the edited cell printed %q; the saved cell %q: the edit did not change the output", got, savedOut)
+	}
+	if want := nativeCellOutput(t, string(saved.Cells[importCell].Source), edited); got != want {
+		t.Errorf("the edited cell printed %q in the browser, %q natively", got, want)
+	}
+	b.Screenshot(t, scroller, "lite-00-edited")
+
+	// Saved (File, Save), the edit is in the browser's storage: a reload shows it.
+	if _, err := liteAwait[bool](b, time.Minute, `window.jupyterapp.commands.execute("docmanager:save").then(() => true)`); err != nil {
+		t.Fatalf("saving: %v", err)
+	}
+	openLite(t, b, srv.URL+litePrefix)
+	if c := readLiteCell(t, b, seedCell); c.Source != edited {
+		t.Errorf("after a reload, cell %d holds %q, not the saved edit %q", seedCell, c.Source, edited)
+	}
+
+	// The stop button ends a cell that never ends, and the next cell runs.
+	n := len(saved.Cells)
+	if _, err := Eval[bool](b, fmt.Sprintf(`(() => { const m = (%s).content.model.sharedModel;
+  m.insertCell(%d, {cell_type: 'code', source: '%%%%\nfor {\n}'});
+  m.insertCell(%d, {cell_type: 'code', source: '%%%%\nfmt.Println("the cell after the stopped one ran")'});
+  return true; })()`, liteNotebookJS, n, n+1)); err != nil {
+		t.Fatalf("adding cells: %v", err)
+	}
+	liteFocus(t, b)
+	liteStartCell(t, b, n)
+	waitCell := func(what string, limit time.Duration, ok func(liteCell) bool) liteCell {
+		t.Helper()
+		deadline := time.Now().Add(limit)
+		for {
+			c := readLiteCell(t, b, n)
+			if ok(c) {
+				return c
+			}
+			if time.Now().After(deadline) {
+				b.Screenshot(t, scroller, "lite-00-stop")
+				t.Fatalf("the `for {}` cell: %s: not within %v: %+v", what, limit, c)
+			}
+			time.Sleep(200 * time.Millisecond)
+		}
+	}
+	waitCell("running", time.Minute, func(c liteCell) bool { return c.Running && c.Kernel == "busy" })
+	// Long enough for the cell to be built and its loop to spin.
+	time.Sleep(20 * time.Second)
+	if c := readLiteCell(t, b, n); !c.Running || c.Kernel != "busy" {
+		t.Fatalf("the `for {}` cell stopped by itself: %+v", c)
+	}
+	b.Screenshot(t, scroller, "lite-00-loop-running")
+	if err := b.Do(30*time.Second, chromedp.Click(`.jp-NotebookPanel:not(.lm-mod-hidden) .jp-NotebookPanel-toolbar [data-jp-item-name="interrupt"]`)); err != nil {
+		html, _ := Eval[string](b, `(document.querySelector('.jp-NotebookPanel:not(.lm-mod-hidden) .jp-NotebookPanel-toolbar') || {outerHTML: 'no toolbar'}).outerHTML.slice(0, 3000)`)
+		t.Fatalf("clicking the stop button: %v; the toolbar: %s", err, html)
+	}
+	stopped := time.Now()
+	waitCell("stopped by the stop button", time.Minute, func(c liteCell) bool { return !c.Running && c.Kernel == "idle" })
+	t.Logf("the stop button ended the loop in %v", time.Since(stopped).Round(100*time.Millisecond))
+	after := liteRunCell(t, b, n+1, 3*time.Minute)
+	if got := after.stream("stdout"); got != "the cell after the stopped one ran\n" || len(after.errors()) > 0 {
+		t.Errorf("the cell after the stopped one printed %q, errors %v", got, after.errors())
+	}
+	b.Screenshot(t, scroller, "lite-00-stopped")
+	for _, p := range b.Problems() {
+		t.Errorf("page problem: %s", p)
+	}
+}
+
+// savedStdout is a saved cell's standard output.
+func savedStdout(c notebook.Cell) string {
+	var b strings.Builder
+	for _, o := range c.Outputs {
+		if o.OutputType == "stream" && o.Name == "stdout" {
+			b.WriteString(string(o.Text))
+		}
+	}
+	return b.String()
+}

@@ -4,6 +4,7 @@ import (
 	"archive/tar"
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"net"
 	"os"
@@ -11,6 +12,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
@@ -332,12 +334,19 @@ func (cc *cellCache) ask(t *testing.T, req []byte) map[string]any {
 }
 
 // send opens a connection and sends a request (its length, then its bytes) without waiting.
+// A daemon that refuses a connection at once (too many open requests) writes its answer and
+// closes without reading, so the write may find the socket closed (EPIPE, ECONNRESET): the
+// answer, already in the socket's buffer, is what the caller then checks.
 func (cc *cellCache) send(t *testing.T, req []byte) net.Conn {
 	t.Helper()
 	c, err := net.Dial("unix", cc.socket)
 	must(t, err)
 	n := len(req)
 	_, err = c.Write(append([]byte{byte(n >> 24), byte(n >> 16), byte(n >> 8), byte(n)}, req...))
+	if errors.Is(err, syscall.EPIPE) || errors.Is(err, syscall.ECONNRESET) {
+		t.Logf("the daemon closed the connection before the request was sent (%v): reading its answer", err)
+		return c
+	}
 	must(t, err)
 	return c
 }

@@ -168,9 +168,10 @@ func withoutBrowserNotes(nb *notebook.Notebook) []string {
 
 // The site's front page, under a path prefix, opens lesson 00 on the Go
 // kernel in the browser; Run All Cells runs every
-// cell, and the outputs equal the saved notebook's (notebook.Compare, as the
+// cell, and the outputs equal the saved notebook's; then lesson 03, opened
+// from the page, the same (notebook.Compare, as the
 // notebooks test compares a fresh run). No request leaves 127.0.0.1, no file
-// is missing, no script fails. Screenshot: .cache/screenshots/lite-00-start-here.png.
+// is missing, no script fails. Screenshots: .cache/screenshots/lite-00-start-here.png, lite-03-jitter-width.png.
 func TestLiteLessonRunsInBrowser(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds the browser edition and runs a lesson in Chromium; run without -short")
@@ -178,8 +179,11 @@ func TestLiteLessonRunsInBrowser(t *testing.T) {
 	srv := serveLite(t)
 	b := NewBrowser(t)
 	openLite(t, b, srv.URL+litePrefix)
-	for _, name := range []string{"00-start-here.ipynb"} {
+	for i, name := range []string{"00-start-here.ipynb", "03-jitter-width.ipynb"} {
 		path := "notebooks/" + name
+		if i > 0 {
+			liteOpen(t, b, path)
+		}
 		saved, err := notebook.Read(filepath.Join(jupytertest.Repo(), path))
 		if err != nil {
 			t.Fatal(err)
@@ -483,4 +487,30 @@ func savedStdout(c notebook.Cell) string {
 		}
 	}
 	return b.String()
+}
+
+// liteOpen shuts the open notebook's kernel down, closes it without saving,
+// opens path (File, Open) on a kernel of its own, and waits until it shows its cells and its kernel is idle.
+func liteOpen(t *testing.T, b *Browser, path string) {
+	t.Helper()
+	if _, err := liteAwait[bool](b, time.Minute, fmt.Sprintf(`(async () => { const w = %s; await w.sessionContext.shutdown(); w.context.model.dirty = false; w.close();
+  await window.jupyterapp.commands.execute("docmanager:open", {path: %q}); return true; })()`, liteNotebookJS, path)); err != nil {
+		t.Fatalf("opening %s: %v", path, err)
+	}
+	deadline := time.Now().Add(2 * time.Minute)
+	for {
+		st, err := Eval[string](b, fmt.Sprintf(`(() => { const w = %s; if (!w) return 'no notebook';
+  const k = w.sessionContext.session && w.sessionContext.session.kernel;
+  return w.context.path + ' ' + w.content.widgets.length + ' cells, kernel ' + (k ? k.status : 'none'); })()`, liteNotebookJS))
+		if err != nil {
+			t.Fatalf("opening %s: %v", path, err)
+		}
+		if strings.HasPrefix(st, path+" ") && !strings.HasPrefix(st, path+" 0 ") && strings.HasSuffix(st, "kernel idle") {
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("opening %s: not ready within 2m: %s", path, st)
+		}
+		time.Sleep(250 * time.Millisecond)
+	}
 }

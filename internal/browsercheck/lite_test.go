@@ -9,7 +9,6 @@
 package browsercheck
 
 import (
-	"context"
 	"encoding/json"
 	"fmt"
 	"net/http"
@@ -26,6 +25,7 @@ import (
 	"github.com/chromedp/chromedp"
 
 	"github.com/backofflab/backofflab/internal/cells"
+	"github.com/backofflab/backofflab/internal/chromium"
 	"github.com/backofflab/backofflab/internal/jupytertest"
 	"github.com/backofflab/backofflab/internal/notebook"
 )
@@ -211,15 +211,7 @@ const liteBrowserNote = "in the browser: "
 
 // liteAwait evaluates an expression that yields a promise, waiting up to d.
 func liteAwait[T any](b *Browser, d time.Duration, js string) (T, error) {
-	var v T
-	ctx, cancel := context.WithTimeout(b.Ctx, d)
-	defer cancel()
-	raw, err := chromedp.Run(ctx, chromedp.Evaluate[string](fmt.Sprintf("(async () => JSON.stringify(await (%s)))()", js), chromedp.EvalAwaitPromise))
-	if err != nil {
-		return v, err
-	}
-	err = json.Unmarshal([]byte(raw), &v)
-	return v, err
+	return chromium.Await[T](b.Ctx, d, js)
 }
 
 // liteRunState reads, from the open notebook's model, whether every code

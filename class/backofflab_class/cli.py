@@ -438,7 +438,7 @@ class Class:
             except OSError:
                 pass
         tree = run(["git", "ls-files", "-s", "lab", "retry", "zoo", "class/gocacheprog"], cwd=REPO, quiet=True).stdout
-        want = digest(run([go, "env", "GOVERSION"], quiet=True).stdout, tree, b"cgo=0", *files)
+        want = digest(run([go, "env", "GOVERSION"], quiet=True).stdout, tree, b"cgo=0", b"workspaces: the checkout, then with zoo", *files)
         stamp = os.path.join(self.shared, ".warm")
         try:
             with open(stamp) as f:
@@ -456,18 +456,26 @@ class Class:
             run([go, "build", "./..."], cwd=os.path.join(REPO, "zoo"), env=env)
         ws = tempfile.mkdtemp()
         try:
+            # The workspaces cells build in, each built once: a kernel's go.work uses its folder and
+            # the checkout (GoNB's --go_work), and lesson 13 adds zoo, whose requirements select
+            # newer versions of modules the lab imports too (golang.org/x/text, k8s.io/klog/v2, ...).
+            # A package built in one is a different package in the other (its dependencies' versions
+            # are in its action id): warmed with zoo alone, every cell that imports lab/show
+            # compiled a dozen packages again (in the cell daemon, while every learner waited).
             run([go, "mod", "init", "gonb_warm"], cwd=ws, env=env, quiet=True)
             run([go, "work", "init", ".", REPO], cwd=ws, env=env)
-            if os.path.isfile(os.path.join(REPO, "zoo", "go.mod")):
-                run([go, "work", "use", os.path.join(REPO, "zoo")], cwd=ws, env=env)
-            run([go, "mod", "graph"], cwd=ws, env=env, quiet=True)
             pkgs = run([go, "list", "-f", '_ "{{.ImportPath}}"', "./lab/..."], cwd=REPO, env=env, quiet=True).stdout.decode().split("\n")
             pkgs += [l for l in run([go, "list", "-f", '_ "{{.ImportPath}}"', "./..."], cwd=os.path.join(REPO, "retry"), env=env,
                                      quiet=True).stdout.decode().split("\n") if "/internal/" not in l]
             with open(os.path.join(ws, "main.go"), "w") as f:
                 f.write("package main\nimport (\n%s\n_ \"github.com/janpfeifer/gonb/gonbui\"\n)\nfunc main() {}\n" % "\n".join(p for p in pkgs if p))
+            run([go, "mod", "graph"], cwd=ws, env=env, quiet=True)
             run([go, "get"], cwd=ws, env=env, check=False, quiet=True)
             run([go, "build", "-o", os.devnull, "."], cwd=ws, env=env)
+            if os.path.isfile(os.path.join(REPO, "zoo", "go.mod")):
+                run([go, "work", "use", os.path.join(REPO, "zoo")], cwd=ws, env=env)
+                run([go, "mod", "graph"], cwd=ws, env=env, quiet=True)
+                run([go, "build", "-o", os.devnull, "."], cwd=ws, env=env)
         finally:
             shutil.rmtree(ws, ignore_errors=True)
         try:

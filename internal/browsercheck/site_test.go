@@ -71,7 +71,11 @@ func TestStaticSite(t *testing.T) {
 	if err := chromedp.Do(b.Ctx, chromedp.Navigate(srv.URL+"/index.html")); err != nil {
 		t.Fatal(err)
 	}
-	links, err := chromedp.Run(b.Ctx, chromedp.Evaluate[[]string](`Array.from(document.querySelectorAll('ol a')).map(a => a.getAttribute('href'))`))
+	links, err := chromedp.Run(b.Ctx, chromedp.Evaluate[[]string](`Array.from(document.querySelectorAll('ol a:not(.backofflab-run)')).map(a => a.getAttribute('href'))`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	runLinks, err := chromedp.Run(b.Ctx, chromedp.Evaluate[[]string](`Array.from(document.querySelectorAll('ol a.backofflab-run')).map(a => a.getAttribute('href'))`))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -89,9 +93,18 @@ func TestStaticSite(t *testing.T) {
 		if want := strings.TrimSuffix(filepath.Base(lessons[i]), ".ipynb"); name != want {
 			t.Errorf("index entry %d is %s, want %s", i, href, want)
 		}
+		// Each lesson links to itself in the browser edition, by default built beside the pages
+		// (scripts/build-lite DIR/lite), from the index and from its page.
+		run := siteLiteURL + "lab/index.html?path=notebooks/" + name + ".ipynb"
+		if i >= len(runLinks) || runLinks[i] != run {
+			t.Errorf("index entry %d does not link to the browser edition's %q (the index's links there: %q)", i, run, runLinks)
+		}
 		images, interactive := savedCharts(t, "notebooks/"+name+".ipynb")
 		if err := chromedp.Do(b.Ctx, chromedp.Navigate(srv.URL+"/"+href)); err != nil {
 			t.Fatal(err)
+		}
+		if got, err := chromedp.Run(b.Ctx, chromedp.Evaluate[[]string](`Array.from(document.querySelectorAll('main a.backofflab-run')).map(a => a.getAttribute('href'))`)); err != nil || len(got) != 1 || got[0] != run {
+			t.Errorf("%s links to the browser edition with %q (%v), want one link, %q", href, got, err, run)
 		}
 		var st siteState
 		deadline := time.Now().Add(30 * time.Second)
@@ -131,6 +144,10 @@ func TestStaticSite(t *testing.T) {
 	}
 	b.Screenshot(t, "body", "site-03-jitter-width")
 }
+
+// siteLiteURL is where scripts/build-site's pages look for the browser edition by default:
+// lite/, beside them.
+const siteLiteURL = "lite/"
 
 type statusWriter struct {
 	http.ResponseWriter

@@ -24,10 +24,12 @@ import (
 	"testing"
 	"time"
 
+	"github.com/chromedp/cdproto/browser"
 	"github.com/chromedp/cdproto/cdp"
 	"github.com/chromedp/cdproto/emulation"
 	"github.com/chromedp/chromedp"
 
+	"github.com/backofflab/backofflab/exercises/check"
 	"github.com/backofflab/backofflab/internal/cells"
 	"github.com/backofflab/backofflab/internal/chromium"
 	"github.com/backofflab/backofflab/internal/jupytertest"
@@ -316,14 +318,18 @@ func withoutBrowserNotes(nb *notebook.Notebook) map[int][]string {
 
 // liteLessons are the lessons the browser edition's test runs, in one page,
 // one after the other, each on a kernel of its own.
-var liteLessons = []string{"00-start-here", "03-jitter-width"}
+var liteLessons = []string{"00-start-here", "03-jitter-width", "05-in-phase", "11-storm"}
 
 // The site's front page, under a path prefix, opens lesson 00 on the Go
 // kernel in the browser; the toolbar's Restart and Run All runs every cell,
 // and the outputs equal the saved notebook's (notebook.Compare, as the
-// notebooks test compares a fresh run); then lesson 03, opened
-// from the page (File, Open) after the one before has had its kernel
-// shut down, the same. No request leaves 127.0.0.1, no file
+// notebooks test compares a fresh run); then lessons 03, 05 and 11, each
+// opened from the page (File, Open) after the one before has had its kernel
+// shut down, the same. Lesson 11 runs clients and servers in real time: in
+// the browser they talk over Go's in-memory network on the browser's timers
+// (the cell says so on stderr), so from the first cell that says so its
+// numbers are the browser's, compared by shape as the Go in the browser
+// suite compares them (realTimeShape). No request leaves 127.0.0.1, no file
 // is missing, no script fails. Screenshots: .cache/screenshots/lite-NN-*.png.
 func TestLiteLessonRunsInBrowser(t *testing.T) {
 	if testing.Short() {
@@ -451,11 +457,12 @@ func readLiteCell(t *testing.T, b *Browser, i int) liteCell {
 }
 
 // liteStartCell makes cell i the active cell, alone, and runs it (Run, Run
-// Selected Cell), without waiting.
+// Selected Cell, applied to the notebook by its id: no click, no dependence
+// on focus), without waiting.
 func liteStartCell(t *testing.T, b *Browser, i int) {
 	t.Helper()
-	if _, err := Eval[bool](b, fmt.Sprintf(`(() => { const n = (%s).content; n.deselectAll(); n.activeCellIndex = %d;
-  window.jupyterapp.commands.execute("notebook:run-cell"); return true; })()`, liteNotebookJS, i)); err != nil {
+	if _, err := Eval[bool](b, fmt.Sprintf(`(() => { const w = %s, n = w.content; n.deselectAll(); n.activeCellIndex = %d;
+  window.jupyterapp.commands.execute("notebook:run-cell", {semanticWidget: w.id, activate: false}); return true; })()`, liteNotebookJS, i)); err != nil {
 		t.Fatalf("running cell %d: %v", i, err)
 	}
 }
@@ -538,7 +545,6 @@ func TestLiteEditReloadStop(t *testing.T) {
 		t.Fatalf("lesson 00's cells %d and %d are no longer the import cell and the seed cell", importCell, seedCell)
 	}
 	savedOut := savedStdout(saved.Cells[seedCell])
-	liteFocus(t, b)
 	if c := liteRunCell(t, b, importCell, 3*time.Minute); len(c.errors()) > 0 {
 		t.Fatalf("the import cell: %v", c.errors())
 	}
@@ -579,7 +585,6 @@ func TestLiteEditReloadStop(t *testing.T) {
   return true; })()`, liteNotebookJS, n, n+1)); err != nil {
 		t.Fatalf("adding cells: %v", err)
 	}
-	liteFocus(t, b)
 	liteStartCell(t, b, n)
 	waitCell := func(what string, limit time.Duration, ok func(liteCell) bool) liteCell {
 		t.Helper()
@@ -640,4 +645,183 @@ func liteOpen(t *testing.T, b *Browser, path string) {
 		t.Fatalf("opening %s: %v", path, err)
 	}
 	liteWaitKernel(t, b, path)
+}
+
+// liteExercise is the exercise the browser edition's test answers.
+const liteExercise = "exercises/notebooks/waves-jitter.ipynb"
+
+// liteWrongAnswer is a learner's first try at the exercise's answer cell:
+// it leaves every attempt at its nominal time.
+const liteWrongAnswer = "func Jittered(d time.Duration, w, u float64) time.Duration {\n\treturn d\n}"
+
+// An exercise in the browser, as a learner does it: the set-up cell, a wrong
+// answer and the check cell, then the right answer (the instructor's, from
+// exercises/solutions) and the check cell again. The check's feedback, the ✗
+// list and then "All checks pass.", is what the server edition prints for
+// the same cells in the same order: the notebook the learner downloads
+// (File, Download, after saving), with the wrong answer and a check cell
+// put back before the right one, run on the server's kernel (GoNB, through
+// nbconvert). The download is valid nbformat (nbformat's own validation, as
+// the Jupyter server reads a notebook), on the kernel backofflab-go, and
+// holds the learner's answer and its ✓.
+func TestLiteExercise(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds the browser edition and runs an exercise in Chromium and on the kernel; run without -short")
+	}
+	root := jupytertest.Repo()
+	learner, err := notebook.Read(filepath.Join(root, liteExercise))
+	if err != nil {
+		t.Fatal(err)
+	}
+	solution, err := notebook.Read(filepath.Join(root, "exercises", "solutions", "notebooks", filepath.Base(liteExercise)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	setupCell, answerCell, checkCell := gradeCell(t, learner, "jitter-setup"), gradeCell(t, learner, "jitter-answer"), gradeCell(t, learner, "jitter-check")
+	right := string(solution.Cells[gradeCell(t, solution, "jitter-answer")].Source)
+
+	srv := serveLite(t)
+	b := newLiteBrowser(t)
+	openLite(t, b, srv.URL+litePrefix+"lab/index.html?path="+liteExercise)
+	if p, err := Eval[string](b, `(`+liteNotebookJS+`).context.path`); err != nil || p != liteExercise {
+		t.Fatalf("the page opened %q (%v), not %s", p, err, liteExercise)
+	}
+	if c := liteRunCell(t, b, setupCell, 3*time.Minute); len(c.errors()) > 0 || c.stream("stderr") != "" {
+		t.Fatalf("the set-up cell: %v %s", c.errors(), c.stream("stderr"))
+	}
+	answer := func(src string) liteCell {
+		t.Helper()
+		liteSetSource(t, b, answerCell, src)
+		if c := liteRunCell(t, b, answerCell, 3*time.Minute); len(c.errors()) > 0 || c.stream("stderr") != "" {
+			t.Fatalf("the answer cell %q: %v %s", src, c.errors(), c.stream("stderr"))
+		}
+		return liteRunCell(t, b, checkCell, 3*time.Minute)
+	}
+	wrong := answer(liteWrongAnswer)
+	b.Screenshot(t, scroller, "lite-exercise-wrong")
+	if !strings.HasPrefix(wrong.stream("stderr"), "✗ ") || !strings.HasSuffix(wrong.stream("stderr"), "run this cell again.\n") || wrong.stream("stdout") != "" {
+		t.Errorf("the check of the wrong answer printed stdout %q, stderr %q: not a ✗ list", wrong.stream("stdout"), wrong.stream("stderr"))
+	}
+	passed := answer(right)
+	b.Screenshot(t, scroller, "lite-exercise-right")
+	if passed.stream("stdout") != check.Passed+"\n" || passed.stream("stderr") != "" || len(passed.errors()) > 0 {
+		t.Errorf("the check of the right answer printed stdout %q, stderr %q, errors %v: want %q alone", passed.stream("stdout"), passed.stream("stderr"), passed.errors(), check.Passed)
+	}
+
+	// Saved and downloaded, as a learner keeps their work.
+	dir := t.TempDir()
+	downloaded := liteDownload(t, b, dir)
+	got, err := notebook.Read(downloaded)
+	if err != nil {
+		t.Fatalf("the downloaded notebook: %v", err)
+	}
+	py := filepath.Join(root, ".cache", "venv", "bin", "python")
+	if out, err := exec.Command(py, "-c", "import nbformat, sys; nbformat.validate(nbformat.read(sys.argv[1], as_version=4))", downloaded).CombinedOutput(); err != nil {
+		t.Errorf("the downloaded notebook is not valid nbformat 4: %v\n%s", err, out)
+	}
+	if raw, _ := json.Marshal(got.Metadata["kernelspec"]); !strings.Contains(string(raw), `"name":"`+notebook.KernelName+`"`) {
+		t.Errorf("the downloaded notebook's kernelspec is %s, not %s", raw, notebook.KernelName)
+	}
+	if len(got.Cells) != len(learner.Cells) || string(got.Cells[answerCell].Source) != right {
+		t.Fatalf("the downloaded notebook has %d cells (want %d), its answer cell %q (want the learner's answer)", len(got.Cells), len(learner.Cells), got.Cells[answerCell].Source)
+	}
+	if s := cellStream(got.Cells[checkCell], "stdout"); s != check.Passed+"\n" {
+		t.Errorf("the downloaded notebook's check cell shows %q, not the ✓ it showed", s)
+	}
+
+	// The server edition: the downloaded notebook, with the learner's first
+	// try and a check put back before their answer, run on the kernel.
+	session := *got
+	session.Cells = slices.Concat(got.Cells[:answerCell], []notebook.Cell{got.Cells[answerCell], got.Cells[checkCell]}, got.Cells[answerCell:])
+	session.Cells[answerCell].Source = notebook.Text(liteWrongAnswer)
+	runDir, err := os.MkdirTemp(filepath.Join(root, ".cache"), "lite-exercise-")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { os.RemoveAll(runDir) })
+	in, out := filepath.Join(runDir, "session.ipynb"), filepath.Join(runDir, "session-run.ipynb")
+	if err := session.Write(in); err != nil {
+		t.Fatal(err)
+	}
+	start := time.Now()
+	if err := notebook.Execute(context.Background(), in, out, notebook.ExecOptions{Timeout: 5 * time.Minute}); err != nil {
+		t.Fatalf("the downloaded notebook on the server's kernel: %v", err)
+	}
+	t.Logf("the downloaded notebook ran on the server's kernel in %v", time.Since(start).Round(100*time.Millisecond))
+	server, err := notebook.Read(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, k := range []struct {
+		what    string
+		browser liteCell
+		server  notebook.Cell
+	}{
+		{"the wrong answer's check", wrong, server.Cells[answerCell+1]},
+		{"the right answer's check", passed, server.Cells[checkCell+2]},
+	} {
+		if hasError(k.server) || len(k.browser.errors()) > 0 {
+			t.Errorf("%s: an error, on the server %v, in the browser %v", k.what, hasError(k.server), k.browser.errors())
+		}
+		for _, stream := range []string{"stdout", "stderr"} {
+			if b, s := k.browser.stream(stream), cellStream(k.server, stream); b != s {
+				t.Errorf("%s: %s in the browser %q, on the server %q", k.what, stream, b, s)
+			}
+		}
+	}
+	for _, p := range b.Problems() {
+		t.Errorf("page problem: %s", p)
+	}
+}
+
+// gradeCell returns the index of nb's cell with nbgrader's grade_id id.
+func gradeCell(t *testing.T, nb *notebook.Notebook, id string) int {
+	t.Helper()
+	for i, c := range nb.Cells {
+		if c.Grading()["grade_id"] == id {
+			return i
+		}
+	}
+	t.Fatalf("no cell has the grade_id %s", id)
+	return -1
+}
+
+// liteSetSource replaces the source of cell i of the open notebook, as typing does.
+func liteSetSource(t *testing.T, b *Browser, i int, src string) {
+	t.Helper()
+	if _, err := Eval[bool](b, fmt.Sprintf(`((%s).content.model.cells.get(%d).sharedModel.setSource(%q), true)`, liteNotebookJS, i, src)); err != nil {
+		t.Fatalf("editing cell %d: %v", i, err)
+	}
+}
+
+// liteDownload saves the open notebook and downloads it (File, Download:
+// JupyterLite's download of the copy in the browser's storage) into dir,
+// and returns the downloaded file.
+func liteDownload(t *testing.T, b *Browser, dir string) string {
+	t.Helper()
+	if err := b.Do(30*time.Second, chromedp.Func(func(ctx context.Context, tg *chromedp.Target) error {
+		_, err := cdp.Call(ctx, tg, browser.SetDownloadBehavior, browser.SetDownloadBehaviorParams{Behavior: browser.SetDownloadBehaviorBehaviorAllow, DownloadPath: dir})
+		return err
+	})); err != nil {
+		t.Fatalf("allowing downloads: %v", err)
+	}
+	// The download command acts on the shell's current widget.
+	if ok, err := Eval[bool](b, `(() => { const w = `+liteNotebookJS+`; window.jupyterapp.shell.activateById(w.id); return window.jupyterapp.shell.currentWidget === w; })()`); err != nil || !ok {
+		t.Fatalf("the notebook is not the page's current widget (%v)", err)
+	}
+	if _, err := liteAwait[bool](b, time.Minute, `window.jupyterapp.commands.execute("docmanager:save").then(() => window.jupyterapp.commands.execute("docmanager:download")).then(() => true)`); err != nil {
+		t.Fatalf("saving and downloading: %v", err)
+	}
+	deadline := time.Now().Add(30 * time.Second)
+	for {
+		files, _ := filepath.Glob(filepath.Join(dir, "*.ipynb"))
+		if len(files) == 1 {
+			return files[0]
+		}
+		if time.Now().After(deadline) {
+			all, _ := os.ReadDir(dir)
+			t.Fatalf("no notebook downloaded within 30s: %s holds %v", dir, all)
+		}
+		time.Sleep(200 * time.Millisecond)
+	}
 }

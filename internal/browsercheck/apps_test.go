@@ -1,6 +1,7 @@
 package browsercheck
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 	"path/filepath"
@@ -113,6 +114,35 @@ func open(t *testing.T, b *Browser, s *jupytertest.Server, path string) {
 	waitFor(t, b, 60*time.Second, "the notebook to show its cells", func(st state) bool { return st.Ready && len(st.Prompts) > 0 })
 }
 
+// openInApp opens path in the app page that open loaded in b, as the app's File, Open does: the
+// document manager's open command, with no page load. Every document open before is closed first
+// (without asking: nothing here is saved) and the kernels it started are stopped, so that the
+// notebook is again the only one open, as after open.
+func openInApp(t *testing.T, b *Browser, s *jupytertest.Server, path string) {
+	t.Helper()
+	// Notebook 7 opens a document in a new browser tab unless told to add it to this page ("_noref").
+	options := "{}"
+	if s.App == jupytertest.Notebook {
+		options = "{ref: '_noref'}"
+	}
+	if msg, err := Eval[string](b, `(() => {
+		const app = window.jupyterapp;
+		if (!app) return 'no window.jupyterapp: the page is not an app started by jupytertest.Start';
+		for (const w of Array.from(app.shell.widgets('main'))) w.dispose();
+		return '';
+	})()`); err != nil || msg != "" {
+		t.Fatalf("closing the open documents: %v%s", err, msg)
+	}
+	s.ShutdownKernels(t)
+	ctx, cancel := context.WithTimeout(b.Ctx, 60*time.Second)
+	defer cancel()
+	msg, err := chromedp.Run(ctx, chromedp.Evaluate[string](fmt.Sprintf(`window.jupyterapp.commands.execute('docmanager:open', {path: %q, factory: 'Notebook', options: %s}).then(w => w ? '' : 'the command opened nothing')`, path, options), chromedp.EvalAwaitPromise))
+	if err != nil || msg != "" {
+		t.Fatalf("opening %s in the app (docmanager:open): %v%s", path, err, msg)
+	}
+	waitFor(t, b, 60*time.Second, "the notebook to show its cells", func(st state) bool { return st.Ready && len(st.Prompts) > 0 })
+}
+
 // apps runs each for JupyterLab and for Notebook 7 at the same time, each app with a server
 // and a browser of its own: most of a page's time is spent waiting on the other processes
 // (the server, the kernel, the page's own frames), so two apps side by side keep two cores
@@ -136,9 +166,12 @@ func apps(t *testing.T, each func(t *testing.T, app jupytertest.App)) {
 // from this project's code, no request leaving the machine and no file missing (a screenshot of
 // each is kept: .cache/screenshots/APP-NAME.png); its explorables show the lab's numbers and
 // redraw (see checkExplorables); every link it gives to another file of the course opens that
-// file with one click. Then lesson 03, which has images, an interactive chart and an
-// explorable, runs in full through the toolbar's Restart and Run All, with nobody pressing
-// anything, and its explorable is checked again, live.
+// file with one click. The app's page is loaded once, with the first notebook; the others are
+// opened in it by the app's own File, Open command (see openInApp), as a learner moves from one
+// lesson to the next, and not by loading the whole app again for each. Then lesson 03, which has
+// images, an interactive chart and an explorable, runs in full through the toolbar's Restart and
+// Run All in a freshly loaded page, with nobody pressing anything, and its explorable is checked
+// again, live.
 //
 // The servers' kernels run in class mode (no gopls: nothing here completes); the start command's
 // test runs lesson 00 in the kernel a self-paced learner gets, completion included. Every cell of
@@ -152,11 +185,17 @@ func TestNotebooksInBothApps(t *testing.T) {
 		cases := explorablesByPath()
 		followed, checked := 0, 0
 		all := notebooks(t)
+		loaded := false // the app's page: loaded for the first notebook, which then opens the others
 		for _, path := range all {
 			name := shortName(path)
 			t.Run(name, func(t *testing.T) {
 				start := time.Now()
-				open(t, b, s, path)
+				if loaded {
+					openInApp(t, b, s, path)
+				} else {
+					open(t, b, s, path)
+					loaded = true
+				}
 				checkSavedCharts(t, b, path)
 				for _, p := range b.Problems() {
 					t.Errorf("%s", p)

@@ -182,7 +182,10 @@ func Start(t testing.TB, app App, env ...string) *Server {
 		"--ServerApp.port_retries=0", "--IdentityProvider.token=" + token, "--ServerApp.root_dir=" + s.Root,
 		"--LabApp.news_url=", "--LabApp.check_for_updates_class=jupyterlab.NeverCheckForUpdate",
 		// Reopen nothing from an earlier test: every test starts from a clean workspace.
-		"--LabServerApp.workspaces_dir=" + t.TempDir()}
+		"--LabServerApp.workspaces_dir=" + t.TempDir(),
+		// The app as window.jupyterapp, so that a test can run the app's own commands (the
+		// document manager's open, as File, Open does) in a page it has loaded once.
+		"--" + map[App]string{Lab: "LabApp", Notebook: "JupyterNotebookApp"}[app] + ".expose_app_in_browser=True"}
 	if os.Getuid() == 0 {
 		args = append(args, "--allow-root")
 	}

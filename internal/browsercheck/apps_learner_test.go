@@ -45,6 +45,7 @@ func TestStaticSiteDrawsATableWhole(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds a lesson's page and starts Chromium; run without -short")
 	}
+	t.Parallel() // a file server and a browser of its own
 	dir := t.TempDir()
 	build := exec.Command(filepath.Join(jupytertest.Repo(), "scripts", "build-site"), dir, filepath.Join(jupytertest.Repo(), "notebooks", "05-in-phase.ipynb"))
 	if out, err := build.CombinedOutput(); err != nil {
@@ -107,14 +108,16 @@ type learnerAppState struct {
 // pages); and its lessons folder lists the lessons and their README, not the sources the
 // notebooks are built from, their test or the charts' script folder, which still load.
 func TestSelfPacedAppShowsTheLessonsOnly(t *testing.T) {
+	if testing.Short() {
+		t.Skip("starts Jupyter and Chromium; run without -short")
+	}
+	t.Parallel()
 	for _, c := range []struct {
 		app  string
 		args []string
 	}{{"lab", nil}, {"notebook", []string{"--classic"}}} {
 		t.Run(c.app, func(t *testing.T) {
-			if testing.Short() {
-				t.Skip("starts Jupyter and Chromium; run without -short")
-			}
+			t.Parallel() // each app with a start command and a browser of its own
 			u := startCommand(t, c.args...)
 			base, token := u[:strings.Index(u, "/"+map[string]string{"lab": "lab", "notebook": "notebooks"}[c.app]+"/")+1], u[strings.Index(u, "token=")+6:]
 			b := NewBrowser(t)
@@ -352,6 +355,7 @@ func TestFailingCellsSayWhatAndWhere(t *testing.T) {
 	if testing.Short() {
 		t.Skip("starts Jupyter and Chromium; run without -short")
 	}
+	t.Parallel()
 	for _, mode := range []string{"default", "class"} {
 		t.Run(mode, func(t *testing.T) {
 			t.Parallel() // each mode with a server and a browser of its own

@@ -87,14 +87,16 @@ func startCommandWith(t *testing.T, env []string, args ...string) string {
 // MustNew answer (see checkCompletion). The only settings the test adds are the test servers'
 // (see jupytertest.Settings): every cell rendered, nothing saved back.
 func TestStartCommandInBothApps(t *testing.T) {
+	if testing.Short() {
+		t.Skip("starts Jupyter and Chromium; run without -short")
+	}
+	t.Parallel()
 	for _, c := range []struct {
 		app  jupytertest.App
 		args []string
 	}{{jupytertest.Lab, nil}, {jupytertest.Notebook, []string{"--classic"}}} {
 		t.Run(string(c.app), func(t *testing.T) {
-			if testing.Short() {
-				t.Skip("starts Jupyter and Chromium; run without -short")
-			}
+			t.Parallel() // each app with a start command and a browser of its own
 			began := time.Now()
 			u := startCommandWith(t, []string{jupytertest.Settings(t)}, c.args...)
 			b := NewBrowser(t)

@@ -145,8 +145,9 @@ def parse_header(line):
     return header
 
 
-def read_sources(tar_bytes, repo, go="go"):
-    """The cell's sources from a tar, checked, with go.mod normalised: {name: bytes}."""
+def read_sources(tar_bytes, repo, go="go", modules=None):
+    """The cell's sources from a tar, checked, with go.mod normalised: {name: bytes}. modules, a
+    ModuleMemo or None, keeps what earlier go.mod and go.work texts were read as."""
     files = {}
     try:
         with tarfile.open(fileobj=io.BytesIO(tar_bytes), mode="r:") as tar:
@@ -171,14 +172,46 @@ def read_sources(tar_bytes, repo, go="go"):
                     raise Refused('%s imports "C": cgo is off in the class (CGO_ENABLED=0)' % n)
             except (UnicodeDecodeError, gosrc.SourceError) as e:
                 raise Refused("%s is not Go source: %s" % (n, e))
-    try:
-        work = files["go.work"].decode() if "go.work" in files else None
-        files["go.mod"] = gosrc.module_files(files["go.mod"].decode(), work, in_checkout(repo), MODULE_NAME, go=go).encode()
-    except UnicodeDecodeError:
-        raise Refused("go.mod or go.work is not text")
-    except gosrc.ModuleError as e:
-        raise Refused(str(e))
+    def read():
+        try:
+            work = files["go.work"].decode() if "go.work" in files else None
+            return gosrc.module_files(files["go.mod"].decode(), work, in_checkout(repo), MODULE_NAME, go=go).encode()
+        except UnicodeDecodeError:
+            raise Refused("go.mod or go.work is not text")
+        except gosrc.ModuleError as e:
+            raise Refused(str(e))
+
+    key = (files["go.mod"], files.get("go.work"))
+    files["go.mod"] = modules.get(key, read) if modules is not None else read()
     return files
+
+
+class ModuleMemo:
+    """What go.mod and go.work texts were read as (the normalised go.mod, or the refusal), for the
+    same texts again: every kernel of a class sends the same two files with each cell, and reading
+    them takes three go commands (tens of milliseconds each on a busy machine, in every request).
+    The answer depends on the texts alone (the go command, the module name and the checkout are
+    the daemon's own), so a kept answer is the one reading them again would give. At most size
+    answers are kept, the oldest dropped first."""
+
+    def __init__(self, size=256):
+        self.size, self.lock, self.kept = size, threading.Lock(), {}
+
+    def get(self, key, read):
+        with self.lock:
+            kept = self.kept.get(key)
+        if kept is None:
+            try:
+                kept = (read(), None)
+            except Refused as e:
+                kept = (None, str(e))
+            with self.lock:
+                self.kept[key] = kept
+                while len(self.kept) > self.size:
+                    del self.kept[next(iter(self.kept))]
+        if kept[1] is not None:
+            raise Refused(kept[1])
+        return kept[0]
 
 
 class Slots:
@@ -242,6 +275,7 @@ class Cache:
         self.request_seconds = REQUEST_SECONDS
         self.lock = threading.Lock()
         self.flight = {}  # key -> threading.Event
+        self.modules = ModuleMemo()
         self.open = {}  # uid -> requests open
         self.log = log
         self.env = {k: os.environ.get(k, "") for k in BUILD_ENV}
@@ -276,7 +310,7 @@ class Cache:
         for k, v in self.env.items():
             if header["env"].get(k, "") != v:
                 raise Refused("%s differs from the class's (%r, not %r)" % (k, header["env"].get(k, ""), v))
-        files = read_sources(tar_bytes, self.repo)
+        files = read_sources(tar_bytes, self.repo, modules=self.modules)
         key = self.key(files)
         path = os.path.join(self.programs, key)
         while True:

@@ -36,6 +36,7 @@ import (
 var (
 	lessons  = flag.String("lessons", "", "comma-separated lesson numbers to Run All (default: every lesson)")
 	skipGoNB = flag.Bool("skip-gonb", false, "leave out the server kernel's column (it needs scripts/setup's Jupyter)")
+	siteDir  = flag.String("site", "", "measure the site built in `DIR` (default: build .cache/lite-site with scripts/build-lite)")
 )
 
 func main() {
@@ -47,11 +48,13 @@ func main() {
 	}
 }
 
+const lesson00 = "notebooks/00-start-here.ipynb"
+
 // The page's side: the open notebook's code cells, the first output shown
 // since the bench cleared them, and the kernel's state.
-const stateJS = `(() => {
+const stateJS = `((path) => {
   const app = window.jupyterapp;
-  const w = app && app.shell.currentWidget;
+  const w = app && Array.from(app.shell.widgets('main')).find(w => w.context && w.context.path === path);
   if (!w || !w.content || !w.content.model || !w.sessionContext || !w.sessionContext.session) return JSON.stringify({ready: false});
   const cells = Array.from(w.content.model.cells);
   const code = cells.filter(c => c.type === 'code');
@@ -64,7 +67,7 @@ const stateJS = `(() => {
     outputs: code.reduce((n, c) => n + c.outputs.length, 0),
     running: code.filter(c => c.executionState === 'running').length,
   });
-})()`
+})`
 
 type pageState struct {
 	Ready   bool
@@ -83,11 +86,16 @@ func bench() error {
 	if _, err := os.Stat(filepath.Join(repo, "web", "litebench")); err != nil {
 		return errors.New("run it from the repository's root (scripts/bench-lite does)")
 	}
-	site := filepath.Join(repo, ".cache", "lite-site")
-	build := exec.Command(filepath.Join(repo, "scripts", "build-lite"), site)
-	build.Stdout, build.Stderr = os.Stderr, os.Stderr
-	if err := build.Run(); err != nil {
-		return fmt.Errorf("scripts/build-lite: %w", err)
+	site := *siteDir
+	if site == "" {
+		site = filepath.Join(repo, ".cache", "lite-site")
+		build := exec.Command(filepath.Join(repo, "scripts", "build-lite"), site)
+		build.Stdout, build.Stderr = os.Stderr, os.Stderr
+		if err := build.Run(); err != nil {
+			return fmt.Errorf("scripts/build-lite: %w", err)
+		}
+	} else if _, err := os.Stat(filepath.Join(site, "go-web", "golab.js")); err != nil {
+		return fmt.Errorf("-site %s: not a site scripts/build-lite wrote (%w)", site, err)
 	}
 	total, firstVisit, err := siteSize(site)
 	if err != nil {
@@ -134,21 +142,24 @@ func bench() error {
 		if _, err := chromedp.Run(tab, chromedp.Navigate(base)); err != nil {
 			return 0, err
 		}
-		if _, err := waitState(tab, 3*time.Minute, func(s pageState) bool { return s.Ready && s.Code > 0 }); err != nil {
+		if _, err := waitState(tab, lesson00, 3*time.Minute, func(s pageState) bool { return s.Ready && s.Code > 0 }); err != nil {
 			return 0, fmt.Errorf("lesson 00 did not open: %w", err)
 		}
-		if err := command(tab, "notebook:clear-all-cell-outputs"); err != nil {
+		if err := command(tab, lesson00, "notebook:clear-all-cell-outputs"); err != nil {
 			return 0, err
 		}
-		if err := command(tab, "notebook:run-all-cells"); err != nil {
+		if err := command(tab, lesson00, "notebook:run-all-cells"); err != nil {
 			return 0, err
 		}
-		if _, err := waitState(tab, 5*time.Minute, func(s pageState) bool { return s.Outputs > 0 }); err != nil {
+		if _, err := waitState(tab, lesson00, 5*time.Minute, func(s pageState) bool { return s.Outputs > 0 }); err != nil {
 			return 0, fmt.Errorf("no output: %w", err)
 		}
 		d := time.Since(start)
 		// Let the run end before the tab closes, so the next visit starts clean.
-		_, err := waitState(tab, 10*time.Minute, func(s pageState) bool { return s.Kernel == "idle" && s.Ran == s.Code })
+		_, err := waitState(tab, lesson00, 10*time.Minute, func(s pageState) bool { return s.Kernel == "idle" && s.Ran == s.Code })
+		if err == nil {
+			log.Printf("first output in %v; %s", d.Round(100*time.Millisecond), kernelTimings(tab))
+		}
 		return d, err
 	}
 	cold, err := firstOutput()
@@ -177,7 +188,7 @@ func bench() error {
 	for _, p := range paths {
 		name := filepath.Base(p)
 		r := row{name: strings.TrimSuffix(name, ".ipynb")}
-		r.browser, err = browserRunAll(bctx, base+"lab/index.html?path=notebooks/"+name)
+		r.browser, err = browserRunAll(bctx, base, "notebooks/"+name)
 		if err != nil {
 			r.note = "browser: " + err.Error()
 		}
@@ -205,6 +216,48 @@ func bench() error {
 		fmt.Printf("%-26s %12s %12s %8s  %s\n", r.name, secs(r.browser), secs(r.gonb), ratio, r.note)
 	}
 	return nil
+}
+
+// kernelTimings summarizes the browser kernel's own record of the tab's
+// cells (window.backofflabGoTimings): its start, and how many cells ran a
+// program from the browser's cache and how many were compiled and linked.
+func kernelTimings(tab context.Context) string {
+	raw, err := chromium.Await[string](tab, 30*time.Second, `JSON.stringify(window.backofflabGoTimings || [])`)
+	if err != nil {
+		return "no kernel timings: " + err.Error()
+	}
+	var cells []struct {
+		Start, Began, At, Merge, Cached, Toolchain, Compile, Link, Run *float64
+	}
+	if err := json.Unmarshal([]byte(raw), &cells); err != nil {
+		return "no kernel timings: " + err.Error()
+	}
+	var start, startAt, firstAsked, firstAt, build, run float64
+	var cached, built int
+	for _, c := range cells {
+		if c.Began != nil && firstAsked == 0 {
+			firstAsked = *c.Began
+		}
+		if c.Run != nil && firstAt == 0 {
+			firstAt = *c.At
+		}
+		switch {
+		case c.Start != nil:
+			start, startAt = *c.Start, *c.At
+		case c.Cached != nil:
+			cached++
+		case c.Compile != nil:
+			built++
+			build += *c.Compile
+			if c.Link != nil {
+				build += *c.Link
+			}
+		}
+		if c.Run != nil {
+			run += *c.Run
+		}
+	}
+	return fmt.Sprintf("kernel start %.1f s, ready %.1f s after the address was opened; the first cell asked at %.1f s, the first program ended at %.1f s; %d programs from the browser's cache, %d compiled and linked (%.1f s); programs ran %.1f s", start/1000, startAt/1000, firstAsked/1000, firstAt/1000, cached, built, build/1000, run/1000)
 }
 
 func secs(d time.Duration) string {
@@ -245,49 +298,65 @@ func siteSize(site string) (total, first float64, err error) {
 
 // browserRunAll opens url (a lesson) in a new tab of the warm browser and
 // times Run All from the toolbar's command until every cell has run.
-func browserRunAll(bctx context.Context, url string) (time.Duration, error) {
+func browserRunAll(bctx context.Context, base, path string) (time.Duration, error) {
 	tab, closeTab := chromedp.NewContext(bctx)
 	defer closeTab()
+	url := base + "lab/index.html?path=" + path
 	if _, err := chromedp.Run(tab, chromedp.Navigate(url)); err != nil {
 		return 0, err
 	}
-	if _, err := waitState(tab, 3*time.Minute, func(s pageState) bool { return s.Ready && s.Code > 0 && s.Kernel == "idle" }); err != nil {
+	if _, err := waitState(tab, path, 3*time.Minute, func(s pageState) bool { return s.Ready && s.Code > 0 && s.Kernel == "idle" }); err != nil {
 		return 0, fmt.Errorf("did not open: %w", err)
 	}
-	if err := command(tab, "notebook:clear-all-cell-outputs"); err != nil {
+	if err := command(tab, path, "notebook:clear-all-cell-outputs"); err != nil {
 		return 0, err
 	}
 	start := time.Now()
-	if err := command(tab, "notebook:run-all-cells"); err != nil {
+	if err := command(tab, path, "notebook:run-all-cells"); err != nil {
 		return 0, err
 	}
-	if _, err := waitState(tab, 20*time.Minute, func(s pageState) bool { return s.Kernel == "idle" && s.Running == 0 && s.Ran == s.Code }); err != nil {
+	if _, err := waitState(tab, path, 20*time.Minute, func(s pageState) bool { return s.Kernel == "idle" && s.Running == 0 && s.Ran == s.Code }); err != nil {
 		return 0, fmt.Errorf("Run All did not finish: %w", err)
 	}
-	return time.Since(start), nil
+	d := time.Since(start)
+	log.Printf("%s: Run All in %v; %s", url, d.Round(100*time.Millisecond), kernelTimings(tab))
+	return d, nil
 }
 
-// command runs a JupyterLab command on the notebook, which first gets the
-// focus (a click on its first cell: the notebook's commands act on the
-// focused one), without waiting for it to end.
-func command(tab context.Context, id string) error {
-	ctx, cancel := context.WithTimeout(tab, 30*time.Second)
-	defer cancel()
-	if _, err := chromedp.Run(ctx, chromedp.Click(`.jp-NotebookPanel:not(.lm-mod-hidden) .jp-Cell .jp-InputPrompt`)); err != nil {
-		return fmt.Errorf("clicking the first cell: %w", err)
+// command runs a JupyterLab command on the notebook at path (the workspace
+// may have others open), which first gets the
+// focus (the notebook's commands act on the focused one: activated, its
+// first cell active, the notebook's node focused; a click on a cell's
+// prompt fails where the first cell's prompt has no box, as in lesson 03),
+// without waiting for it to end.
+func command(tab context.Context, path, id string) error {
+	focus := fmt.Sprintf(`(() => {
+  const app = window.jupyterapp;
+  const w = Array.from(app.shell.widgets('main')).find(w => w.content && w.content.model && w.sessionContext && w.context.path === %q);
+  if (!w) return false;
+  app.shell.activateById(w.id);
+  w.content.activeCellIndex = 0;
+  w.content.mode = 'command';
+  w.content.node.focus();
+  return app.shell.currentWidget === w;
+})()`, path)
+	ok, err := chromium.Await[bool](tab, 30*time.Second, focus)
+	if err != nil || !ok {
+		return fmt.Errorf("focusing the notebook: %v (focused: %v)", err, ok)
 	}
-	_, err := chromium.Await[bool](tab, time.Minute, fmt.Sprintf("(window.jupyterapp.commands.execute(%q), true)", id))
+	_, err = chromium.Await[bool](tab, time.Minute, fmt.Sprintf("(window.jupyterapp.commands.execute(%q), true)", id))
 	if err != nil {
 		return fmt.Errorf("%s: %w", id, err)
 	}
 	return nil
 }
 
-func waitState(tab context.Context, d time.Duration, ok func(pageState) bool) (pageState, error) {
+// waitState waits until the notebook at path shows a state ok accepts.
+func waitState(tab context.Context, path string, d time.Duration, ok func(pageState) bool) (pageState, error) {
 	deadline := time.Now().Add(d)
 	var s pageState
 	for {
-		raw, err := chromium.Await[string](tab, 30*time.Second, stateJS)
+		raw, err := chromium.Await[string](tab, 30*time.Second, fmt.Sprintf("(%s)(%q)", stateJS, path))
 		if err == nil {
 			s = pageState{}
 			err = json.Unmarshal([]byte(raw), &s)

@@ -24,13 +24,19 @@ export class Session {
   // manifestURL is where scripts/build-wasm wrote the manifest (DIR/golab.js
   // exports it). onFetch(url, bytes, fromCache) reports each asset.
   // maxMemory caps a program's memory (bytes, default 2 GiB).
-  static async start({ manifestURL, onFetch = () => {}, maxMemory = 2 ** 31 } = {}) {
+  // cachePrograms keeps built programs in the browser (programs.js), so a
+  // cell built before (on an earlier visit too) runs without compiling
+  // and linking; start then resolves once the cell merger runs, and the
+  // compiler and linker start behind it (at once, or with deferToolchain
+  // when a build first needs them or startToolchain() is called).
+  static async start({ manifestURL, onFetch = () => {}, maxMemory = 2 ** 31, cachePrograms = false, deferToolchain = false } = {}) {
     if (!manifestURL) throw new Error("Session.start: manifestURL is required (DIR/golab.js exports it)");
     if (!(Number.isInteger(maxMemory) && maxMemory >= 2 ** 24 && maxMemory <= 2 ** 32)) {
       throw new Error(`Session.start: maxMemory must be a whole number of bytes from 16 MiB to 4 GiB, got ${maxMemory}`);
     }
     const s = new Session(manifestURL, onFetch, maxMemory);
-    s.ready = await s.startToolchain();
+    s.options = { programCache: !!cachePrograms, deferToolchain: !!deferToolchain };
+    s.ready = await s.startWorker();
     return s;
   }
 
@@ -45,11 +51,12 @@ export class Session {
     this.queue = Promise.resolve();
     this.calls = new Map();
     this.nextId = 1;
+    this.options = {};
     this.running = null; // { worker, resolve } of the program being run
     this.building = null;
   }
 
-  startToolchain() {
+  startWorker() {
     this.toolchain = new Worker(new URL("./toolchain-worker.js", here), { type: "module" });
     this.toolchain.onmessage = (e) => {
       const m = e.data;
@@ -64,7 +71,13 @@ export class Session {
       for (const c of this.calls.values()) c.reject(new Error(`toolchain worker: ${e.message}`));
       this.calls.clear();
     };
-    return this.call({ type: "start", manifestURL: this.manifestURL });
+    return this.call({ type: "start", manifestURL: this.manifestURL, ...this.options });
+  }
+
+  // startToolchain starts the compiler and linker of a session started with
+  // deferToolchain (a no-op once they run); it resolves when they are ready.
+  startToolchain() {
+    return this.call({ type: "startToolchain" });
   }
 
   call(msg) {
@@ -190,7 +203,7 @@ export class Session {
       this.toolchain.terminate();
       const pending = [...this.calls.values()];
       this.calls.clear();
-      this.ready = this.startToolchain();
+      this.ready = this.startWorker();
       for (const c of pending) c.reject(new Error("interrupted"));
       return true;
     }

@@ -9,13 +9,25 @@ import { Loader } from "./assets.js";
 import { NodeFS } from "./fs.js";
 import { startGo } from "./gojs.js";
 import { Toolchain } from "./toolchain.js";
+import { ProgramCache } from "./programs.js";
 
-let toolchain, manifest, names;
+let toolchain, manifest, names, programs;
+// toolchainStarted: the compiler's and linker's start (fetching and
+// unpacking the tools and the bundle), begun by startToolchain.
+let toolchainStarted = null;
+let startTools = null;
+// started: the start message's work; a build sent before it ends waits.
+let started = null;
 
 const ZOO = "github.com/backofflab/backofflab/zoo";
 const inZoo = (p) => p === ZOO || p.startsWith(ZOO + "/");
 
-async function start({ manifestURL }) {
+// start loads the manifest and the cell merger. With programCache it
+// answers as soon as the merger runs: a cell whose program is in the cache
+// needs neither compiler nor linker, which start in the background
+// (deferred: when a build needs them or startToolchain is sent). Without
+// it, it answers when the compiler and linker are ready too.
+async function start({ manifestURL, programCache = false, deferToolchain = false }) {
   const t0 = performance.now();
   // Asset URLs are relative to DIR, the manifest's parent's parent.
   const loader = new Loader(new URL("../", manifestURL).href, {
@@ -23,12 +35,23 @@ async function start({ manifestURL }) {
   });
   const resp = await fetch(manifestURL);
   if (!resp.ok) throw new Error(`fetching ${manifestURL}: ${resp.status} ${resp.statusText}`);
-  manifest = await resp.json();
+  const manifestBytes = new Uint8Array(await resp.arrayBuffer());
+  manifest = JSON.parse(new TextDecoder().decode(manifestBytes));
   names = {};
   for (const u of Object.values(manifest.universes)) {
     for (const [path, pkg] of Object.entries(u.packages)) names[path] = pkg.name;
   }
   toolchain = new Toolchain(manifest, (a) => loader.load(a));
+  // A start that failed (a fetch) is tried again, afresh, by the next build.
+  startTools = () =>
+    (toolchainStarted =
+      toolchainStarted ||
+      toolchain.start().catch((err) => {
+        toolchainStarted = null;
+        toolchain = new Toolchain(manifest, (a) => loader.load(a));
+        throw err;
+      }));
+  programs = programCache ? await ProgramCache.open(new URL("../", manifestURL).href, manifestBytes, import.meta.url) : null;
   const cells = loader.load(manifest.tools.cells).then((b) => WebAssembly.compile(b)).then((module) =>
     startGo(module, {
       argv: ["cells"],
@@ -36,8 +59,13 @@ async function start({ manifestURL }) {
       ready: () => !!globalThis.backofflabCells,
     }),
   );
-  await Promise.all([toolchain.start(), cells]);
-  return { ms: performance.now() - t0, go: manifest.go };
+  if (!programs) {
+    await Promise.all([startTools(), cells]);
+  } else {
+    if (!deferToolchain) startTools().catch(() => {}); // a build that needs it reports its error
+    await cells;
+  }
+  return { ms: performance.now() - t0, go: manifest.go, programCache: !!programs };
 }
 
 // diagnostics turns the compiler's "/work/main.go:L:C: msg" lines into
@@ -69,12 +97,27 @@ async function build({ state, cell, source }) {
   const base = { program: undefined, lines: p.lines, imports: p.imports, shell: p.shell || [], commands: p.commands || [], empty: !!p.empty, next: merged.next, timings };
   if (p.empty) return { ok: true, ...base };
   const universe = p.imports.some(inZoo) ? "zoo" : "main";
+  // A program built before from the same source, by the same toolchain,
+  // packages and build code (programs.js: the key covers them all).
+  const key = programs ? await programs.key(universe, p.source) : null;
+  if (key) {
+    t = performance.now();
+    const program = await programs.get(key);
+    if (program) {
+      timings.cached = performance.now() - t;
+      return { ...base, ok: true, program, source: p.source, cached: true };
+    }
+  }
+  t = performance.now();
+  await startTools();
+  timings.toolchain = performance.now() - t; // waiting for the compiler and linker to start
   const c = await toolchain.compile(universe, { "main.go": p.source }, p.imports);
   timings.compile = c.ms;
   if (!c.ok) return { ...base, ok: false, stage: "compile", output: c.output, diagnostics: diagnostics(c.output, p.lines, p.source) };
   const l = await toolchain.link(universe, c.paths);
   timings.link = l.ms;
   if (!l.ok) return { ...base, ok: false, stage: "link", output: l.output, diagnostics: [] };
+  if (key) programs.put(key, l.program); // in the background: the program runs meanwhile
   return { ...base, ok: true, program: l.program, source: p.source };
 }
 
@@ -82,9 +125,18 @@ onmessage = async (e) => {
   const { type, id } = e.data;
   try {
     if (type === "start") {
-      postMessage({ type: "ready", id, ...(await start(e.data)) });
+      started = start(e.data);
+      postMessage({ type: "ready", id, ...(await started) });
+    } else if (type === "startToolchain") {
+      if (!started) throw new Error("toolchain worker: startToolchain before start");
+      await started;
+      await startTools();
+      postMessage({ type: "toolchainReady", id });
     } else if (type === "build") {
+      if (!started) throw new Error("toolchain worker: build before start");
+      await started;
       const result = await build(e.data);
+      // The cache keeps its own copy: the program's buffer goes to the page.
       const transfer = result.program ? [result.program.buffer] : [];
       postMessage({ type: "built", id, result }, transfer);
     } else {

@@ -30,7 +30,8 @@ func checkCompletion(t *testing.T, b *Browser, app string) {
 		}
 		return false;
 	})()`
-	const items = `Array.from(document.querySelectorAll('.jp-Completer-item')).map(e => e.innerText.trim().split(/\s+/)[0])`
+	// An item's name is its match element (a kernel that gives types has a type letter before it).
+	const items = `Array.from(document.querySelectorAll('.jp-Completer-item')).map(e => (e.querySelector('.jp-Completer-match') || e).innerText.trim().split(/\s+/)[0])`
 	// The first answers wait for the kernel's gopls to load the workspace, and GoNB gives each
 	// request 8 s: ask, wait for the list, and ask again until gopls is ready (4 minutes at most).
 	var offered []string

@@ -182,6 +182,7 @@ func build(dir string) error {
 	}
 	m.Universes["main"] = u
 	done()
+	var zooEnv []string
 	if len(zooImports) > 0 {
 		done := step("compiling zoo/'s packages for js/wasm")
 		// GoNB's kernel has the repository in its workspace (scripts/kernel)
@@ -191,13 +192,24 @@ func build(dir string) error {
 		if err := os.WriteFile(work, []byte(text), 0o644); err != nil {
 			return err
 		}
-		u, err := universe(repo, []string{"GOWORK=" + work}, zooImports, false, w)
+		zooEnv = []string{"GOWORK=" + work}
+		u, err := universe(repo, zooEnv, zooImports, false, w)
 		if err != nil {
 			return err
 		}
 		m.Universes["zoo"] = u
 		done()
 	}
+
+	done = step("the symbol table for completion and hover")
+	table, err := symbols(repo, goVersion, imports, zooImports, zooEnv)
+	if err != nil {
+		return err
+	}
+	if w.symbols, err = w.bytes(table, ".json", false); err != nil {
+		return err
+	}
+	done()
 
 	done = step("bundling and compressing the eager packages")
 	if err := w.bundle(m); err != nil {
@@ -376,6 +388,7 @@ func universe(dir string, env, imports []string, eager bool, w *writer) (*Univer
 // writer writes content-addressed files into dir.
 type writer struct {
 	dir      string
+	symbols  Asset // the symbol table (symbols.go)
 	written  map[string]bool
 	archives map[string]string // archive name → path in the build cache
 }
@@ -539,7 +552,8 @@ func (w *writer) scripts(repo string, m *Manifest) error {
 // Written by scripts/build-wasm; every other file here is named by its content.
 export * from "./%s/golab.js";
 export const manifestURL = new URL("./%s", import.meta.url).href;
-`, jsDir, ma.URL)
+export const symbolsURL = new URL("./%s", import.meta.url).href;
+`, jsDir, ma.URL, w.symbols.URL)
 	return os.WriteFile(filepath.Join(w.dir, "golab.js"), []byte(entry), 0o644)
 }
 

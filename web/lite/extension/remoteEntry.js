@@ -71,7 +71,110 @@
     return session;
   }
 
+  // The symbol table (scripts/build-wasm's, golab.js's symbolsURL): every
+  // exported name of the packages the cells use, with its declaration and
+  // doc comment, fetched the first time completion or hover asks.
+  let symbols = null;
+  function symbolTable() {
+    symbols =
+      symbols ||
+      (async () => {
+        golab = golab || (await import(golabURL));
+        if (!golab.symbolsURL) throw new Error("this build of Go in the browser has no symbol table");
+        const resp = await fetch(golab.symbolsURL);
+        if (!resp.ok) throw new Error(`fetching ${golab.symbolsURL}: ${resp.status}`);
+        return new SymbolTable(await resp.json());
+      })();
+    symbols.catch(() => (symbols = null)); // tried again by the next request
+    return symbols;
+  }
+
+  const KEYWORDS = ("break case chan const continue default defer else fallthrough for func go goto if import " +
+    "interface map package range return select struct switch type var").split(" ");
+  const BUILTINS = ("any append bool byte cap clear close comparable complex complex128 complex64 copy delete error " +
+    "false float32 float64 imag int int16 int32 int64 int8 iota len make max min new nil panic print println real " +
+    "recover rune string true uint uint16 uint32 uint64 uint8 uintptr").split(" ");
+  const IDENT = /[A-Za-z_0-9]/;
+
+  // importsIn returns the packages code imports, as [name, path] pairs
+  // (name the alias, or "" for the package's own name).
+  function importsIn(code) {
+    const out = [];
+    const spec = /^\s*(?:([A-Za-z_][A-Za-z0-9_]*|\.|_)\s+)?"([^"]+)"/;
+    for (const m of code.matchAll(/^[ \t]*import[ \t]*\(([^)]*)\)/gm)) {
+      for (const line of m[1].split("\n")) {
+        const s = spec.exec(line);
+        if (s) out.push([s[1] || "", s[2]]);
+      }
+    }
+    for (const m of code.matchAll(/^[ \t]*import[ \t]+((?:[A-Za-z_][A-Za-z0-9_]*|\.|_)[ \t]+)?"([^"]+)"/gm)) {
+      out.push([(m[1] || "").trim(), m[2]]);
+    }
+    return out;
+  }
+
+  // declaredIn returns the names code declares at the top level or with :=.
+  function declaredIn(code) {
+    const names = new Set();
+    for (const m of code.matchAll(/^(?:func|type|var|const)[ \t]+([A-Za-z_][A-Za-z0-9_]*)/gm)) names.add(m[1]);
+    for (const m of code.matchAll(/\b([A-Za-z_][A-Za-z0-9_]*(?:[ \t]*,[ \t]*[A-Za-z_][A-Za-z0-9_]*)*)[ \t]*:=/g)) {
+      for (const n of m[1].split(",")) names.add(n.trim());
+    }
+    return names;
+  }
+
   const IDLE_MS = 2000;
+
+  const TYPES = { func: "function", method: "function", type: "class", const: "instance", var: "instance" };
+
+  class SymbolTable {
+    constructor(table) {
+      this.packages = table.packages || {};
+      this.byName = new Map(); // package name → import paths
+      for (const [path, p] of Object.entries(this.packages)) {
+        p.symbols = p.symbols || [];
+        p.index = new Map(p.symbols.map((s) => [s.name, s]));
+        if (!this.byName.has(p.name)) this.byName.set(p.name, []);
+        this.byName.get(p.name).push(path);
+      }
+      // A name several packages share: the lab's first, then the standard library's.
+      const rank = (path) => (path.startsWith("github.com/backofflab/") ? 0 : path.includes(".") ? 2 : 1);
+      for (const paths of this.byName.values()) paths.sort((a, b) => rank(a) - rank(b) || a.localeCompare(b));
+    }
+
+    // scope maps the names the code can use to packages: its imports (and
+    // the ones kept from earlier cells), else every package of that name.
+    scope(imports) {
+      const named = new Map();
+      for (const [alias, path] of imports) {
+        const p = this.packages[path];
+        const name = alias && alias !== "." && alias !== "_" ? alias : p ? p.name : path.split("/").pop();
+        if (p) named.set(name, p);
+      }
+      return {
+        named,
+        get: (name) => named.get(name) || (this.byName.has(name) ? this.packages[this.byName.get(name)[0]] : undefined),
+      };
+    }
+  }
+
+  // wordAt returns the identifier around pos in code, and the package-like
+  // qualifier before it (X in X.Name), with where the identifier starts.
+  function wordAt(code, pos, wholeWord) {
+    let start = pos;
+    while (start > 0 && IDENT.test(code[start - 1])) start--;
+    let end = pos;
+    if (wholeWord) while (end < code.length && IDENT.test(code[end])) end++;
+    const word = code.slice(start, end);
+    let qualifier = "";
+    if (code[start - 1] === ".") {
+      let q = start - 1;
+      while (q > 0 && IDENT.test(code[q - 1])) q--;
+      qualifier = code.slice(q, start - 1);
+      if (q > 0 && code[q - 1] === ".") qualifier = ""; // a.b.c: b is not a package
+    }
+    return { word, qualifier, start, end };
+  }
 
   // isComplete says whether a cell's brackets and strings are closed.
   function isComplete(code) {
@@ -118,6 +221,8 @@
         this._session = takeSession();
         this._running = 0; // cells sent to the session and not finished
         this._session.then(() => this.warmUp(), () => {});
+        this._imports = []; // what the cells run so far imported, for completion
+        this._declared = new Set();
         // A failed start is reported by the first execute, not as an
         // unhandled rejection.
         this._session.catch(() => {});
@@ -202,6 +307,10 @@
         const log = (window.backofflabGoTimings = window.backofflabGoTimings || []);
         log.push({ kernel: this.id, count: r.executionCount, status: r.status, began, at: performance.now(), ...r.timings });
         if (log.length > 200) log.splice(0, log.length - 200);
+        if (r.status === "ok") {
+          this._imports.push(...importsIn(content.code));
+          for (const n of declaredIn(content.code)) this._declared.add(n);
+        }
         if (r.status === "error") {
           const err = { ename: r.ename, evalue: r.evalue, traceback: r.traceback || [] };
           this.publishExecuteError(err, parent);
@@ -210,12 +319,87 @@
         return { status: "ok", execution_count: this.executionCount, user_expressions: {} };
       }
 
+      // completeRequest answers from the symbol table: after "pkg." the
+      // package's exported names; otherwise the packages in scope, the names
+      // the cells declare, Go's keywords and predeclared names. (Fields and
+      // methods of values need type checking: not offered.)
       async completeRequest(content) {
-        return { matches: [], cursor_start: content.cursor_pos, cursor_end: content.cursor_pos, metadata: {}, status: "ok" };
+        const { code, cursor_pos: pos } = content;
+        const none = { matches: [], cursor_start: pos, cursor_end: pos, metadata: {}, status: "ok" };
+        let table;
+        try {
+          table = await symbolTable();
+        } catch (err) {
+          console.warn(`${NAME}: no completion: ${err.message}`);
+          return none;
+        }
+        const { word, qualifier, start } = wordAt(code, pos, false);
+        const scope = table.scope([...this._imports, ...importsIn(code)]);
+        const items = [];
+        if (qualifier) {
+          const p = scope.get(qualifier);
+          if (!p) return none;
+          for (const s of p.symbols) {
+            if (!s.name.includes(".") && s.name.startsWith(word)) items.push({ text: s.name, type: TYPES[s.kind], signature: s.sig.split("\n")[0] });
+          }
+        } else {
+          if (!word) return none;
+          const seen = new Set();
+          const add = (text, type) => {
+            if (text.startsWith(word) && !seen.has(text)) {
+              seen.add(text);
+              items.push({ text, type });
+            }
+          };
+          for (const name of scope.named.keys()) add(name, "module");
+          for (const name of [...this._declared, ...declaredIn(code)]) add(name, "instance");
+          for (const name of KEYWORDS) add(name, "keyword");
+          for (const name of BUILTINS) add(name, "function");
+          for (const name of table.byName.keys()) add(name, "module");
+        }
+        return {
+          matches: items.map((i) => i.text),
+          cursor_start: start,
+          cursor_end: pos,
+          metadata: { _jupyter_types_experimental: items.map((i) => ({ start, end: pos, text: i.text, type: i.type, signature: i.signature || "" })) },
+          status: "ok",
+        };
       }
 
-      async inspectRequest() {
-        return { status: "ok", found: false, data: {}, metadata: {} };
+      // inspectRequest (Shift-Tab, the contextual help) shows the
+      // declaration and doc comment of pkg.Name at the cursor, a package's
+      // synopsis, or the methods of that name in the packages in scope.
+      async inspectRequest(content) {
+        const notFound = { status: "ok", found: false, data: {}, metadata: {} };
+        let table;
+        try {
+          table = await symbolTable();
+        } catch (err) {
+          console.warn(`${NAME}: no help: ${err.message}`);
+          return notFound;
+        }
+        const { code, cursor_pos: pos } = content;
+        const { word, qualifier } = wordAt(code, pos, true);
+        if (!word) return notFound;
+        const scope = table.scope([...this._imports, ...importsIn(code)]);
+        const show = (texts) => ({ status: "ok", found: true, data: { "text/plain": texts.join("\n\n") }, metadata: {} });
+        const entry = (s) => (s.doc ? `${s.sig}\n\n${s.doc}` : s.sig);
+        if (qualifier) {
+          const p = scope.get(qualifier);
+          const s = p && p.index.get(word);
+          if (s) return show([entry(s)]);
+        }
+        const p = scope.get(word);
+        if (p && !qualifier) {
+          const path = Object.keys(table.packages).find((k) => table.packages[k] === p);
+          return show([`package ${p.name} // import "${path}"`, p.synopsis].filter(Boolean));
+        }
+        // A method or field of a value: every method of that name in scope.
+        const methods = [];
+        for (const pkg of new Set(scope.named.values())) {
+          for (const s of pkg.symbols) if (s.kind === "method" && s.name.endsWith("." + word)) methods.push(entry(s));
+        }
+        return methods.length ? show(methods.slice(0, 3)) : notFound;
       }
 
       async isCompleteRequest(content) {

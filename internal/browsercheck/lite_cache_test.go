@@ -70,6 +70,25 @@ func (e liteTiming) String() string {
 	return fmt.Sprintf("cell %d %s: merge %s, from the cache %s, compile %s, link %s, run %s", e.Count, e.Status, ms(e.Merge), ms(e.Cached), ms(e.Compile), ms(e.Link), ms(e.Run))
 }
 
+// The cells of lesson 00 that the browser tests run and edit: the import
+// cell, the first table and the seed cell (the generator's first state by
+// hand).
+const lite00Import, lite00Table, lite00Seed = 1, 3, 5
+
+// liteLesson00 reads lesson 00 as saved, and checks that its cells are
+// still the ones lite00Import, lite00Table and lite00Seed name.
+func liteLesson00(t *testing.T) *notebook.Notebook {
+	t.Helper()
+	saved, err := notebook.Read(filepath.Join(jupytertest.Repo(), "notebooks/00-start-here.ipynb"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.HasPrefix(string(saved.Cells[lite00Import].Source), "import") || !strings.Contains(string(saved.Cells[lite00Table].Source), "show.Table") || !strings.Contains(string(saved.Cells[lite00Seed].Source), "lcg.DefaultSeed") {
+		t.Fatalf("lesson 00's cells %d, %d and %d are no longer the import cell, a table and the seed cell", lite00Import, lite00Table, lite00Seed)
+	}
+	return saved
+}
+
 // The browser keeps the programs it built (web/src/programs.js): lesson 00's
 // seed cell, built on a first visit, runs from the cache after a reload,
 // with the same output, compiling and linking nothing; the same cell edited
@@ -81,14 +100,8 @@ func TestLiteProgramCache(t *testing.T) {
 	}
 	srv := liteServer(t)
 	b := NewBrowser(t)
-	saved, err := notebook.Read(filepath.Join(jupytertest.Repo(), "notebooks/00-start-here.ipynb"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	const importCell, seedCell = 1, 5
-	if !strings.Contains(string(saved.Cells[seedCell].Source), "lcg.DefaultSeed") || !strings.HasPrefix(string(saved.Cells[importCell].Source), "import") {
-		t.Fatalf("lesson 00's cells %d and %d are no longer the import cell and the seed cell", importCell, seedCell)
-	}
+	saved := liteLesson00(t)
+	const importCell, seedCell = lite00Import, lite00Seed
 	want := savedStdout(saved.Cells[seedCell])
 
 	visit := func(what string) (liteCell, liteTiming) {

@@ -51,14 +51,8 @@ func TestLiteOffline(t *testing.T) {
 	srv := liteServer(t)
 	b := NewBrowser(t)
 	openLite(t, b, srv.URL+litePrefix)
-	saved, err := notebook.Read(filepath.Join(jupytertest.Repo(), "notebooks/00-start-here.ipynb"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	const importCell, tableCell, seedCell = 1, 3, 5
-	if !strings.Contains(string(saved.Cells[seedCell].Source), "lcg.DefaultSeed") || !strings.Contains(string(saved.Cells[tableCell].Source), "show.Table") {
-		t.Fatalf("lesson 00's cells %d and %d are no longer the table cell and the seed cell", tableCell, seedCell)
-	}
+	saved := liteLesson00(t)
+	const importCell, tableCell, seedCell = lite00Import, lite00Table, lite00Seed
 	liteFocus(t, b)
 	for _, i := range []int{importCell, tableCell} {
 		if c := liteRunCell(t, b, i, 3*time.Minute); len(c.errors()) > 0 {
@@ -66,6 +60,7 @@ func TestLiteOffline(t *testing.T) {
 		}
 	}
 	var st string
+	var err error
 	for deadline := time.Now().Add(3 * time.Minute); ; time.Sleep(time.Second) {
 		if st, err = liteAwait[string](b, time.Minute, liteOfflineReady); err == nil && st == "ready" {
 			break

@@ -329,7 +329,9 @@ var liteLessons = []string{"00-start-here", "03-jitter-width", "05-in-phase", "1
 // the browser they talk over Go's in-memory network on the browser's timers
 // (the cell says so on stderr), so from the first cell that says so its
 // numbers are the browser's, compared by shape as the Go in the browser
-// suite compares them (realTimeShape). No request leaves 127.0.0.1, no file
+// suite compares them (realTimeShape). In lesson 03, a cell edited to
+// another jitter width and run again prints what the same edit prints
+// natively (liteEditRun). No request leaves 127.0.0.1, no file
 // is missing, no script fails. Screenshots: .cache/screenshots/lite-NN-*.png.
 func TestLiteLessonRunsInBrowser(t *testing.T) {
 	if testing.Short() {
@@ -369,6 +371,19 @@ func TestLiteLessonRunsInBrowser(t *testing.T) {
 		}
 		if raw, err := json.Marshal(fresh.Metadata["kernelspec"]); err == nil && !strings.Contains(string(raw), "backofflab-go") {
 			t.Errorf("%s runs on kernel %s, not backofflab-go", name, raw)
+		}
+		if name == "03-jitter-width" {
+			// Another jitter width: the cell that counts the 50 % run's attempts inside a gap, at 75 %.
+			const importCell, widthCell = 2, 10
+			src := string(saved.Cells[widthCell].Source)
+			if !strings.Contains(src, "WithJitter(0.5)") || !strings.HasPrefix(string(saved.Cells[importCell].Source), "import") {
+				t.Fatalf("lesson 03's cells %d and %d are no longer the import cell and the gap-count cell", importCell, widthCell)
+			}
+			edited := strings.NewReplacer("WithJitter(0.5)", "WithJitter(0.75)", "50%", "75%").Replace(src)
+			if got := liteEditRun(t, b, saved, importCell, widthCell, edited); !strings.Contains(got, "75% run") {
+				t.Errorf("lesson 03's edited cell printed %q: not the 75 %% run", got)
+			}
+			b.Screenshot(t, scroller, "lite-03-edited")
 		}
 		for _, p := range b.Problems() {
 			t.Errorf("%s: page problem: %s", name, p)
@@ -524,7 +539,8 @@ func nativeCellOutput(t *testing.T, sources ...string) string {
 	return string(out)
 }
 
-// A learner's session in lesson 00: edit a cell (another seed) and run it
+// A learner's session in lesson 00, opened from the static site's link to
+// it (scripts/build-site): edit a cell (another seed) and run it
 // again: its output changes, and is what the same edit prints natively;
 // saved, the edit survives a reload (JupyterLite's browser storage); the
 // stop button ends a `for {}` cell, and the next cell runs.
@@ -534,7 +550,22 @@ func TestLiteEditReloadStop(t *testing.T) {
 	}
 	srv := serveLite(t)
 	b := newLiteBrowser(t)
-	openLite(t, b, srv.URL+litePrefix)
+	// The learner comes from the static site: lesson 00's page there links to the lesson here
+	// (scripts/build-site --lite-url, the site on a server of its own).
+	site := t.TempDir()
+	build := exec.Command(filepath.Join(jupytertest.Repo(), "scripts", "build-site"), "--lite-url", srv.URL+litePrefix, site, filepath.Join(jupytertest.Repo(), "notebooks", "00-start-here.ipynb"))
+	if out, err := build.CombinedOutput(); err != nil {
+		t.Fatalf("scripts/build-site: %v\n%s", err, out)
+	}
+	siteSrv := httptest.NewServer(http.FileServer(http.Dir(site)))
+	t.Cleanup(siteSrv.Close)
+	if err := b.Do(time.Minute, chromedp.Navigate(siteSrv.URL+"/00-start-here.html"), chromedp.Click(`main a.backofflab-run`)); err != nil {
+		t.Fatalf("following the static site's link to the browser edition: %v", err)
+	}
+	waitFor(t, b, 2*time.Minute, "lesson 00, from the static site's link, to show its cells", func(st state) bool {
+		return st.Ready && len(st.Prompts) > 0
+	})
+	liteWaitKernel(t, b, "notebooks/00-start-here.ipynb")
 	saved, err := notebook.Read(filepath.Join(jupytertest.Repo(), "notebooks/00-start-here.ipynb"))
 	if err != nil {
 		t.Fatal(err)
@@ -544,27 +575,12 @@ func TestLiteEditReloadStop(t *testing.T) {
 	if !strings.Contains(string(saved.Cells[seedCell].Source), "lcg.DefaultSeed") || !strings.HasPrefix(string(saved.Cells[importCell].Source), "import") {
 		t.Fatalf("lesson 00's cells %d and %d are no longer the import cell and the seed cell", importCell, seedCell)
 	}
-	savedOut := savedStdout(saved.Cells[seedCell])
 	if c := liteRunCell(t, b, importCell, 3*time.Minute); len(c.errors()) > 0 {
 		t.Fatalf("the import cell: %v", c.errors())
 	}
-
 	edited := strings.ReplaceAll(string(saved.Cells[seedCell].Source), "lcg.DefaultSeed", "20260401")
-	if _, err := Eval[bool](b, fmt.Sprintf(`((%s).content.model.cells.get(%d).sharedModel.setSource(%q), true)`, liteNotebookJS, seedCell, edited)); err != nil {
-		t.Fatalf("editing cell %d: %v", seedCell, err)
-	}
-	start := time.Now()
-	c := liteRunCell(t, b, seedCell, 3*time.Minute)
-	t.Logf("the edited cell ran in %v", time.Since(start).Round(100*time.Millisecond))
-	if errs := c.errors(); len(errs) > 0 {
-		t.Errorf("the edited cell: %v", errs)
-	}
-	got := c.stream("stdout")
-	if got == savedOut || !strings.Contains(got, "seed 20260401") {
-		t.Errorf("the edited cell printed %q; the saved cell %q: the edit did not change the output", got, savedOut)
-	}
-	if want := nativeCellOutput(t, string(saved.Cells[importCell].Source), edited); got != want {
-		t.Errorf("the edited cell printed %q in the browser, %q natively", got, want)
+	if got := liteEditRun(t, b, saved, importCell, seedCell, edited); !strings.Contains(got, "seed 20260401") {
+		t.Errorf("the edited cell printed %q: not the new seed", got)
 	}
 	b.Screenshot(t, scroller, "lite-00-edited")
 
@@ -623,6 +639,30 @@ func TestLiteEditReloadStop(t *testing.T) {
 	for _, p := range b.Problems() {
 		t.Errorf("page problem: %s", p)
 	}
+}
+
+// liteEditRun replaces the source of cell (its index in saved, the open
+// notebook) with edited, as a learner's edit, runs it and returns what it
+// printed. The output must differ from the saved cell's, and be what the
+// same cells print natively: the import cell and the edited one merged as
+// the kernel merges them (internal/cells), built and run with go run.
+func liteEditRun(t *testing.T, b *Browser, saved *notebook.Notebook, importCell, cell int, edited string) string {
+	t.Helper()
+	liteSetSource(t, b, cell, edited)
+	start := time.Now()
+	c := liteRunCell(t, b, cell, 3*time.Minute)
+	t.Logf("the edited cell %d ran in %v", cell, time.Since(start).Round(100*time.Millisecond))
+	if errs := c.errors(); len(errs) > 0 {
+		t.Errorf("the edited cell %d: %v", cell, errs)
+	}
+	got := c.stream("stdout")
+	if savedOut := savedStdout(saved.Cells[cell]); got == savedOut {
+		t.Errorf("the edited cell %d printed %q, as the saved cell did: the edit did not change the output", cell, got)
+	}
+	if want := nativeCellOutput(t, string(saved.Cells[importCell].Source), edited); got != want {
+		t.Errorf("the edited cell %d printed %q in the browser, %q natively", cell, got, want)
+	}
+	return got
 }
 
 // savedStdout is a saved cell's standard output.

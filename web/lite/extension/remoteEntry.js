@@ -52,7 +52,8 @@
     if (prestarted) {
       const p = prestarted;
       prestarted = null;
-      return p;
+      // A start that failed (the page was busy being set up) is tried once more.
+      return p.catch(() => takeSession());
     }
     golab = golab || (await import(golabURL));
     const s = idle.pop();
@@ -209,6 +210,23 @@
       i++;
     }
     return depth > 0 ? "incomplete" : "complete";
+  }
+
+  // markServiceWorker records, once the site's service worker is active, the
+  // app version JupyterLite's service worker manager compares on each visit.
+  // JupyterLite 0.8.6 records it only on a visit that finds the worker
+  // already in control, after unregistering every service worker because
+  // none was recorded: on the second visit, the one a learner may make
+  // offline, while the kernel starts its workers. Recorded on the first
+  // visit, the worker stays registered.
+  async function markServiceWorker() {
+    if (!navigator.serviceWorker) return;
+    // The page's configuration, as JupyterLab's PageConfig reads it.
+    const config = document.getElementById("jupyter-config-data");
+    const version = config && JSON.parse(config.textContent).appVersion;
+    const reg = await navigator.serviceWorker.ready; // once its install has kept the site
+    const url = reg.active && reg.active.scriptURL;
+    if (url && version && !localStorage.getItem(`${url}-version`)) localStorage.setItem(`${url}-version`, version);
   }
 
   function makeExtension(services) {
@@ -429,6 +447,7 @@
       activate(app, specs, client) {
         prestarted = takeSession();
         prestarted.catch(() => {}); // reported by the kernel that takes it
+        markServiceWorker().catch((err) => console.warn(`${NAME}: ${err.message}`));
         specs.register({
           spec: {
             name: KERNEL,

@@ -117,8 +117,9 @@ async function build({ state, cell, source }) {
   const l = await toolchain.link(universe, c.paths);
   timings.link = l.ms;
   if (!l.ok) return { ...base, ok: false, stage: "link", output: l.output, diagnostics: [] };
-  if (key) programs.put(key, l.program); // in the background: the program runs meanwhile
-  return { ...base, ok: true, program: l.program, source: p.source };
+  // Kept in the background while the program runs; "stored" says when.
+  const storing = key ? programs.put(key, l.program) : null;
+  return { ...base, ok: true, program: l.program, source: p.source, storing };
 }
 
 onmessage = async (e) => {
@@ -135,10 +136,12 @@ onmessage = async (e) => {
     } else if (type === "build") {
       if (!started) throw new Error("toolchain worker: build before start");
       await started;
-      const result = await build(e.data);
+      const { storing, ...result } = await build(e.data);
+      result.storing = !!storing;
       // The cache keeps its own copy: the program's buffer goes to the page.
       const transfer = result.program ? [result.program.buffer] : [];
       postMessage({ type: "built", id, result }, transfer);
+      if (storing) storing.then(() => postMessage({ type: "stored", id }));
     } else {
       throw new Error(`toolchain worker: unknown message ${type}`);
     }

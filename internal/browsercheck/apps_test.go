@@ -253,13 +253,7 @@ func runAll(t *testing.T, b *Browser, s *jupytertest.Server, path, shot string) 
 	if _, err := Eval[bool](b, `(document.activeElement && document.activeElement.blur(), (document.querySelector('.jp-NotebookPanel:not(.lm-mod-hidden) .jp-Notebook') || document.body).focus(), true)`); err != nil {
 		t.Fatal(err)
 	}
-	err := b.Do(60*time.Second,
-		chromedp.Click(`.jp-NotebookPanel:not(.lm-mod-hidden) [data-command="notebook:restart-run-all"]`),
-		chromedp.Click(`.jp-Dialog .jp-mod-accept`),
-	)
-	if err != nil {
-		t.Fatalf("Restart and Run All: %v", err)
-	}
+	b.RestartAndRunAll(t, shot+"-restart-failed")
 	// The run has started once a prompt shows '*'; it has ended when none does and every code
 	// cell has its number. A Done button is a control waiting for a person: no cell may need one.
 	waitFor(t, b, 2*time.Minute, "the run to start", func(st state) bool { return st.Running > 0 })

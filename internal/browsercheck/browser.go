@@ -299,3 +299,36 @@ func EveryCellRan(prompts []string) bool {
 	}
 	return true
 }
+
+// RestartAndRunAll presses the notebook's Restart and Run All (⏩) and answers its dialog. The
+// button does nothing while JupyterLab has not yet connected the notebook to its kernel, although
+// the kernel indicator shows idle by then (a click then opened no dialog, and a test once waited
+// minutes for one): so it presses again every 10 s until the dialog shows, for three
+// minutes at most (a loaded machine may be slow to draw the toolbar). On failure it keeps a
+// screenshot named shot and says which of the toolbar's commands were disabled.
+func (b *Browser) RestartAndRunAll(t testing.TB, shot string) {
+	t.Helper()
+	const button = `.jp-NotebookPanel:not(.lm-mod-hidden) [data-command="notebook:restart-run-all"]`
+	deadline := time.Now().Add(3 * time.Minute)
+	for presses := 1; ; presses++ {
+		// A dialog that was slow to show is answered, not pressed behind.
+		var err error
+		if open, _ := Eval[bool](b, `!!document.querySelector('.jp-Dialog .jp-mod-accept')`); !open {
+			err = b.Do(time.Until(deadline), chromedp.Click(button))
+		}
+		if err == nil {
+			err = b.Do(10*time.Second, chromedp.WaitVisible(`.jp-Dialog .jp-mod-accept`))
+		}
+		if err == nil {
+			if err = b.Do(time.Minute, chromedp.Click(`.jp-Dialog .jp-mod-accept`)); err == nil {
+				return
+			}
+		}
+		if time.Now().After(deadline) {
+			b.Screenshot(t, "body", shot)
+			html, _ := Eval[string](b, `(() => { const tb = document.querySelector('.jp-NotebookPanel:not(.lm-mod-hidden) .jp-Toolbar');
+				return tb ? [...tb.querySelectorAll('[data-command], .jp-Toolbar-item')].map(e => (e.dataset.command || e.className) + (e.disabled || e.getAttribute('aria-disabled') === 'true' ? ' (disabled)' : '')).join(', ') : 'no toolbar'; })()`)
+			t.Fatalf("Restart and Run All: no restart dialog after %d presses in 3 minutes: %v; the notebook's toolbar: %s", presses, err, html)
+		}
+	}
+}

@@ -80,7 +80,7 @@ func learnerInBrowser(t *testing.T, c *class, u string) {
 	}
 	waitPage(t, b, 3*time.Minute, "JupyterLab showing lesson 01 (the server starts first)", func(s pageState) bool { return s.Ready && len(s.Prompts) > 0 })
 	waitPage(t, b, 2*time.Minute, "the Go kernel to be idle", func(s pageState) bool { return s.Kernel == "idle" })
-	restartAndRunAll(t, b)
+	b.RestartAndRunAll(t, "class-lab-restart-failed")
 	// (The restart first: under load the server takes a while to end the kernel and start another.)
 	waitPage(t, b, 3*time.Minute, "the run to start", func(s pageState) bool { return s.Running > 0 })
 	st := waitPage(t, b, 5*time.Minute, "every cell of lesson 01 to finish", func(s pageState) bool {
@@ -110,37 +110,5 @@ func learnerInBrowser(t *testing.T, c *class, u string) {
 	b.Screenshot(t, ".jp-WindowedPanel-outer", "class-notebook7-03-jitter-width")
 	for _, p := range b.Problems() {
 		t.Errorf("%s", p)
-	}
-}
-
-// restartAndRunAll presses the notebook's Restart and Run All (⏩) and answers its dialog. The
-// button does nothing while JupyterLab has not yet connected the notebook to its kernel, although
-// the kernel indicator shows idle by then (a click then opened no dialog, and the test once waited
-// its three minutes for one): so it presses again every 10 s until the dialog shows, for three
-// minutes at most (a loaded machine may be slow to draw the toolbar).
-func restartAndRunAll(t *testing.T, b *browsercheck.Browser) {
-	t.Helper()
-	const button = `.jp-NotebookPanel:not(.lm-mod-hidden) [data-command="notebook:restart-run-all"]`
-	deadline := time.Now().Add(3 * time.Minute)
-	for presses := 1; ; presses++ {
-		// A dialog that was slow to show is answered, not pressed behind.
-		var err error
-		if open, _ := browsercheck.Eval[bool](b, `!!document.querySelector('.jp-Dialog .jp-mod-accept')`); !open {
-			err = b.Do(time.Until(deadline), chromedp.Click(button))
-		}
-		if err == nil {
-			err = b.Do(10*time.Second, chromedp.WaitVisible(`.jp-Dialog .jp-mod-accept`))
-		}
-		if err == nil {
-			if err = b.Do(time.Minute, chromedp.Click(`.jp-Dialog .jp-mod-accept`)); err == nil {
-				return
-			}
-		}
-		if time.Now().After(deadline) {
-			b.Screenshot(t, "body", "class-lab-restart-failed")
-			html, _ := browsercheck.Eval[string](b, `(() => { const tb = document.querySelector('.jp-NotebookPanel:not(.lm-mod-hidden) .jp-Toolbar');
-				return tb ? [...tb.querySelectorAll('[data-command], .jp-Toolbar-item')].map(e => (e.dataset.command || e.className) + (e.disabled || e.getAttribute('aria-disabled') === 'true' ? ' (disabled)' : '')).join(', ') : 'no toolbar'; })()`)
-			t.Fatalf("Restart and Run All: no restart dialog after %d presses in 3 minutes: %v; the notebook's toolbar: %s", presses, err, html)
-		}
 	}
 }

@@ -183,9 +183,9 @@ func bench() error {
 		}
 	}
 	type row struct {
-		name          string
+		name                 string
 		browser, again, gonb time.Duration
-		note          string
+		note                 string
 	}
 	var rows []row
 	for _, p := range paths {

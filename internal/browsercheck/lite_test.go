@@ -765,7 +765,7 @@ func TestLiteExercise(t *testing.T) {
 	if len(got.Cells) != len(learner.Cells) || string(got.Cells[answerCell].Source) != right {
 		t.Fatalf("the downloaded notebook has %d cells (want %d), its answer cell %q (want the learner's answer)", len(got.Cells), len(learner.Cells), got.Cells[answerCell].Source)
 	}
-	if s := cellStream(got.Cells[checkCell], "stdout"); s != check.Passed+"\n" {
+	if s := got.Cells[checkCell].Stream("stdout"); s != check.Passed+"\n" {
 		t.Errorf("the downloaded notebook's check cell shows %q, not the ✓ it showed", s)
 	}
 
@@ -800,11 +800,11 @@ func TestLiteExercise(t *testing.T) {
 		{"the wrong answer's check", wrong, server.Cells[answerCell+1]},
 		{"the right answer's check", passed, server.Cells[checkCell+2]},
 	} {
-		if hasError(k.server) || len(k.browser.errors()) > 0 {
-			t.Errorf("%s: an error, on the server %v, in the browser %v", k.what, hasError(k.server), k.browser.errors())
+		if k.server.HasError() || len(k.browser.errors()) > 0 {
+			t.Errorf("%s: an error, on the server %v, in the browser %v", k.what, k.server.HasError(), k.browser.errors())
 		}
 		for _, stream := range []string{"stdout", "stderr"} {
-			if b, s := k.browser.stream(stream), cellStream(k.server, stream); b != s {
+			if b, s := k.browser.stream(stream), k.server.Stream(stream); b != s {
 				t.Errorf("%s: %s in the browser %q, on the server %q", k.what, stream, b, s)
 			}
 		}

@@ -102,10 +102,10 @@ func realTimeShape(saved, fresh *notebook.Notebook, n, firstNote int) string {
 			// (the same lines, each with its first word), the cell must
 			// have run without error, and its images be of the same kind.
 			sc, fc := s.Cells[n-1], f.Cells[n-1]
-			if hasError(fc) || hasError(sc) != hasError(fc) {
+			if fc.HasError() || sc.HasError() != fc.HasError() {
 				return ""
 			}
-			sl, fl := strings.Split(cellStream(saved.Cells[n-1], "stdout"), "\n"), strings.Split(cellStream(fresh.Cells[n-1], "stdout"), "\n")
+			sl, fl := strings.Split(saved.Cells[n-1].Stream("stdout"), "\n"), strings.Split(fresh.Cells[n-1].Stream("stdout"), "\n")
 			if len(sl) != len(fl) {
 				return ""
 			}
@@ -133,18 +133,4 @@ func pngs(c notebook.Cell) int {
 		}
 	}
 	return n
-}
-
-func cellStream(c notebook.Cell, name string) string {
-	var s strings.Builder
-	for _, o := range c.Outputs {
-		if o.OutputType == "stream" && o.Name == name {
-			s.WriteString(string(o.Text))
-		}
-	}
-	return s.String()
-}
-
-func hasError(c notebook.Cell) bool {
-	return slices.ContainsFunc(c.Outputs, func(o notebook.Output) bool { return o.OutputType == "error" })
 }

@@ -251,20 +251,20 @@ func TestWasmLessonsMatchSavedNotebooks(t *testing.T) {
 			inst, cells := runWasmNotebook(t, b, filepath.Join(jupytertest.Repo(), "exercises", "solutions", "notebooks", name), "instructor-"+name)
 			fresh, _ := withBrowserOutputs(inst, cells)
 			for i, c := range fresh.Cells {
-				if c.IsGraded() && (!strings.Contains(cellStream(c, "stdout"), check.Passed) || cellStream(c, "stderr") != "" || hasError(c)) {
-					t.Errorf("instructor's test cell %d does not pass cleanly with %q:\n%s%s", i+1, check.Passed, cellStream(c, "stdout"), cellStream(c, "stderr"))
+				if c.IsGraded() && (!strings.Contains(c.Stream("stdout"), check.Passed) || c.Stream("stderr") != "" || c.HasError()) {
+					t.Errorf("instructor's test cell %d does not pass cleanly with %q:\n%s%s", i+1, check.Passed, c.Stream("stdout"), c.Stream("stderr"))
 				}
 			}
 			learner, cells := runWasmNotebook(t, b, path, name)
 			fresh, _ = withBrowserOutputs(learner, cells)
 			for i, c := range fresh.Cells {
 				if !c.IsGraded() {
-					if hasError(c) || cellStream(c, "stderr") != "" {
-						t.Errorf("learner's cell %d fails with the stubs (only the test cells may):\n%s", i+1, cellStream(c, "stderr"))
+					if c.HasError() || c.Stream("stderr") != "" {
+						t.Errorf("learner's cell %d fails with the stubs (only the test cells may):\n%s", i+1, c.Stream("stderr"))
 					}
 					continue
 				}
-				out := cellStream(c, "stderr")
+				out := c.Stream("stderr")
 				for _, line := range strings.Split(strings.TrimSpace(out), "\n") {
 					if !strings.HasPrefix(line, "✗ ") && !strings.HasSuffix(line, "run this cell again.") {
 						t.Errorf("learner's test cell %d: %q is neither a ✗ item nor the closing line", i+1, line)

@@ -283,17 +283,17 @@ func TestLessonsBuildAsGoNB(t *testing.T) {
 			defer func() { <-sem }()
 			_, inst := runLesson(t, root, filepath.Join(root, "exercises", "solutions", "notebooks", name))
 			for i, c := range inst.Cells {
-				if c.IsGraded() && (!strings.Contains(stream(c, "stdout"), check.Passed) || stream(c, "stderr") != "" || hasError(c)) {
-					t.Errorf("instructor's test cell %d does not pass cleanly with %q:\n%s%s", i+1, check.Passed, stream(c, "stdout"), stream(c, "stderr"))
+				if c.IsGraded() && (!strings.Contains(c.Stream("stdout"), check.Passed) || c.Stream("stderr") != "" || c.HasError()) {
+					t.Errorf("instructor's test cell %d does not pass cleanly with %q:\n%s%s", i+1, check.Passed, c.Stream("stdout"), c.Stream("stderr"))
 				}
 			}
 			_, learner := runLesson(t, root, path)
 			for i, c := range learner.Cells {
 				if !c.IsGraded() {
-					if hasError(c) || stream(c, "stderr") != "" {
-						t.Errorf("learner's cell %d fails with the stubs (only the test cells may):\n%s", i+1, stream(c, "stderr"))
+					if c.HasError() || c.Stream("stderr") != "" {
+						t.Errorf("learner's cell %d fails with the stubs (only the test cells may):\n%s", i+1, c.Stream("stderr"))
 					}
-				} else if out := stream(c, "stderr"); !strings.Contains(out, "not written yet") {
+				} else if out := c.Stream("stderr"); !strings.Contains(out, "not written yet") {
 					t.Errorf("learner's test cell %d should say what is not written yet:\n%s", i+1, out)
 				}
 			}
@@ -350,20 +350,6 @@ func sameButNumbers(saved, fresh *notebook.Notebook, n int) bool {
 		}
 	}
 	return true
-}
-
-func stream(c notebook.Cell, name string) string {
-	var b strings.Builder
-	for _, o := range c.Outputs {
-		if o.OutputType == "stream" && o.Name == name {
-			b.WriteString(string(o.Text))
-		}
-	}
-	return b.String()
-}
-
-func hasError(c notebook.Cell) bool {
-	return slices.ContainsFunc(c.Outputs, func(o notebook.Output) bool { return o.OutputType == "error" })
 }
 
 // runLesson runs the notebook at path cell by cell and returns it as saved

@@ -49,6 +49,7 @@ import (
 	"math"
 	"os"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 )
@@ -85,6 +86,23 @@ type Cell struct {
 	Source         Text           `json:"source"`
 	Outputs        []Output       `json:"outputs,omitempty"`
 	ExecutionCount *int           `json:"execution_count,omitempty"`
+}
+
+// Stream returns what the cell printed on the named stream, "stdout" or "stderr", its outputs of
+// that stream joined.
+func (c Cell) Stream(name string) string {
+	var b strings.Builder
+	for _, o := range c.Outputs {
+		if o.OutputType == "stream" && o.Name == name {
+			b.WriteString(string(o.Text))
+		}
+	}
+	return b.String()
+}
+
+// HasError reports whether one of the cell's outputs is an error.
+func (c Cell) HasError() bool {
+	return slices.ContainsFunc(c.Outputs, func(o Output) bool { return o.OutputType == "error" })
 }
 
 // Output is one output of a code cell.

@@ -169,19 +169,8 @@ func execute(t *testing.T, path string) *notebook.Notebook {
 	return nb
 }
 
-// stream returns what the cell printed on the named stream, "stdout" or "stderr".
-func stream(c notebook.Cell, name string) string {
-	var b strings.Builder
-	for _, o := range c.Outputs {
-		if o.OutputType == "stream" && o.Name == name {
-			b.WriteString(string(o.Text))
-		}
-	}
-	return b.String()
-}
-
 // stdout returns what the cell printed on standard output.
-func stdout(c notebook.Cell) string { return stream(c, "stdout") }
+func stdout(c notebook.Cell) string { return c.Stream("stdout") }
 
 // failsForNbgrader reports whether nbgrader scores the cell as failed (zero
 // points): it has an error output or printed anything on standard error.
@@ -208,7 +197,7 @@ func TestInstructorNotebooksPassTheirChecks(t *testing.T) {
 			}
 			for i, c := range nb.Cells {
 				if c.IsGraded() && (!strings.Contains(stdout(c), check.Passed) || failsForNbgrader(c)) {
-					t.Errorf("test cell %d does not pass cleanly with %q; it printed:\n%s%s", i+1, check.Passed, stdout(c), stream(c, "stderr"))
+					t.Errorf("test cell %d does not pass cleanly with %q; it printed:\n%s%s", i+1, check.Passed, stdout(c), c.Stream("stderr"))
 				}
 			}
 		})
@@ -231,7 +220,7 @@ func TestLearnerNotebooksSayWhatIsNotWritten(t *testing.T) {
 				if !c.IsGraded() {
 					continue
 				}
-				out := stream(c, "stderr")
+				out := c.Stream("stderr")
 				if !failsForNbgrader(c) {
 					t.Errorf("test cell %d passes with the stubs; it printed:\n%s", i+1, stdout(c))
 				}
@@ -281,7 +270,7 @@ func TestCheckNamesTheCellOfAnAnswerThatDoesNotCompile(t *testing.T) {
 		if !c.IsGraded() {
 			continue
 		}
-		msg := stream(c, "stderr")
+		msg := c.Stream("stderr")
 		if !strings.Contains(msg, `Peak has not run yet, or its cell ("2. Its peak") has an error`) ||
 			strings.Contains(msg, "undefined") || strings.Contains(msg, "main.go") || strings.Contains(msg, "exit status") {
 			t.Errorf("the check cell should name the broken answer's cell; it printed:\n%s%s", stdout(c), msg)

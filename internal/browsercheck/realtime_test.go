@@ -76,50 +76,30 @@ func realTimeShape(saved, fresh *notebook.Notebook, n, firstNote int) string {
 	if code < firstNote {
 		return ""
 	}
-	s, f := *saved, *fresh
-	s.Cells, f.Cells = slices.Clone(saved.Cells), slices.Clone(fresh.Cells)
-	for _, nb := range []*notebook.Notebook{&s, &f} {
-		c := nb.Cells[n-1]
-		c.Outputs = slices.Clone(c.Outputs)
-		for k, o := range c.Outputs {
-			if o.OutputType == "stream" {
-				o.Text = notebook.Text(shape(string(o.Text)))
-				c.Outputs[k] = o
-			}
+	if problems := notebook.CompareCellShape(saved, fresh, n, shape); len(problems) > 0 {
+		p := problems[0]
+		// Under load the browser's single thread can change a run's
+		// outcome, not only its numbers: then the rows are compared
+		// (the same lines, each with its first word), the cell must
+		// have run without error, and its images be of the same kind.
+		sc, fc := saved.Cells[n-1], fresh.Cells[n-1]
+		if fc.HasError() || sc.HasError() != fc.HasError() {
+			return ""
 		}
-		tags, _ := c.Metadata["tags"].([]any)
-		c.Metadata = maps.Clone(c.Metadata)
-		if c.Metadata == nil {
-			c.Metadata = map[string]any{}
+		sl, fl := strings.Split(saved.Cells[n-1].Stream("stdout"), "\n"), strings.Split(fresh.Cells[n-1].Stream("stdout"), "\n")
+		if len(sl) != len(fl) {
+			return ""
 		}
-		c.Metadata["tags"] = append(slices.Clone(tags), notebook.TagMeasured)
-		nb.Cells[n-1] = c
-	}
-	for _, p := range notebook.Compare(&s, &f) {
-		if p.Cell == n {
-			// Under load the browser's single thread can change a run's
-			// outcome, not only its numbers: then the rows are compared
-			// (the same lines, each with its first word), the cell must
-			// have run without error, and its images be of the same kind.
-			sc, fc := s.Cells[n-1], f.Cells[n-1]
-			if fc.HasError() || sc.HasError() != fc.HasError() {
+		for i := range sl {
+			a, b := strings.Fields(sl[i]), strings.Fields(fl[i])
+			if len(a) != len(b) && (len(a) == 0 || len(b) == 0) || len(a) > 0 && a[0] != b[0] {
 				return ""
 			}
-			sl, fl := strings.Split(saved.Cells[n-1].Stream("stdout"), "\n"), strings.Split(fresh.Cells[n-1].Stream("stdout"), "\n")
-			if len(sl) != len(fl) {
-				return ""
-			}
-			for i := range sl {
-				a, b := strings.Fields(sl[i]), strings.Fields(fl[i])
-				if len(a) != len(b) && (len(a) == 0 || len(b) == 0) || len(a) > 0 && a[0] != b[0] {
-					return ""
-				}
-			}
-			if pngs(sc) != pngs(fc) {
-				return ""
-			}
-			return "it shows a real-time run whose outcome, in the browser's single thread, differs (the same rows, run without error; difference: " + p.Message + ")"
 		}
+		if pngs(sc) != pngs(fc) {
+			return ""
+		}
+		return "it shows a real-time run whose outcome, in the browser's single thread, differs (the same rows, run without error; difference: " + p.Message + ")"
 	}
 	return "it shows a real-time run, whose numbers are the browser's (same text and charts but for the numbers)"
 }

@@ -322,34 +322,9 @@ var number = regexp.MustCompile(`[0-9]+(\.[0-9]+)?`)
 // sameButNumbers reports whether notebook cell n (from 1) shows the same as
 // saved with every number masked and its images compared by kind.
 func sameButNumbers(saved, fresh *notebook.Notebook, n int) bool {
-	if n < 1 || n > len(saved.Cells) {
-		return false
-	}
-	s, f := *saved, *fresh
-	s.Cells, f.Cells = slices.Clone(saved.Cells), slices.Clone(fresh.Cells)
-	for _, nb := range []*notebook.Notebook{&s, &f} {
-		c := nb.Cells[n-1]
-		c.Outputs = slices.Clone(c.Outputs)
-		for k, o := range c.Outputs {
-			if o.OutputType == "stream" {
-				o.Text = notebook.Text(strings.Join(strings.Fields(number.ReplaceAllString(string(o.Text), "#")), " "))
-				c.Outputs[k] = o
-			}
-		}
-		tags, _ := c.Metadata["tags"].([]any)
-		c.Metadata = maps.Clone(c.Metadata)
-		if c.Metadata == nil {
-			c.Metadata = map[string]any{}
-		}
-		c.Metadata["tags"] = append(slices.Clone(tags), notebook.TagMeasured)
-		nb.Cells[n-1] = c
-	}
-	for _, p := range notebook.Compare(&s, &f) {
-		if p.Cell == n {
-			return false
-		}
-	}
-	return true
+	return len(notebook.CompareCellShape(saved, fresh, n, func(text string) string {
+		return strings.Join(strings.Fields(number.ReplaceAllString(text, "#")), " ")
+	})) == 0
 }
 
 // runLesson runs the notebook at path cell by cell and returns it as saved

@@ -9,6 +9,7 @@ import (
 	"image"
 	_ "image/jpeg" // image.DecodeConfig of saved JPEGs
 	_ "image/png"  // and PNGs
+	"maps"
 	"slices"
 	"strings"
 )
@@ -210,4 +211,40 @@ func difference(want, got []shown, measured bool) string {
 		return ""
 	}
 	return "the fresh run differs from the saved outputs (not deterministic, or the notebook is stale: run scripts/build-notebooks):" + b.String()
+}
+
+// CompareCellShape compares code cell n (counted from 1 among all cells) of saved and fresh as
+// Compare does, with each stream's text first passed through shape (which masks what may differ,
+// such as numbers) and the cell taken as tagged measured (images and charts by kind), and returns
+// the problems of that cell only.
+func CompareCellShape(saved, fresh *Notebook, n int, shape func(string) string) []Problem {
+	if n < 1 || n > len(saved.Cells) || n > len(fresh.Cells) {
+		return []Problem{{Cell: n, Message: fmt.Sprintf("no cell %d: the notebooks hold %d and %d cells", n, len(saved.Cells), len(fresh.Cells))}}
+	}
+	s, f := *saved, *fresh
+	s.Cells, f.Cells = slices.Clone(saved.Cells), slices.Clone(fresh.Cells)
+	for _, nb := range []*Notebook{&s, &f} {
+		c := nb.Cells[n-1]
+		c.Outputs = slices.Clone(c.Outputs)
+		for k, o := range c.Outputs {
+			if o.OutputType == "stream" {
+				o.Text = Text(shape(string(o.Text)))
+				c.Outputs[k] = o
+			}
+		}
+		tags, _ := c.Metadata["tags"].([]any)
+		c.Metadata = maps.Clone(c.Metadata)
+		if c.Metadata == nil {
+			c.Metadata = map[string]any{}
+		}
+		c.Metadata["tags"] = append(slices.Clone(tags), TagMeasured)
+		nb.Cells[n-1] = c
+	}
+	var out []Problem
+	for _, p := range Compare(&s, &f) {
+		if p.Cell == n {
+			out = append(out, p)
+		}
+	}
+	return out
 }

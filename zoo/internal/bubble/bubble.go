@@ -13,12 +13,14 @@
 package bubble
 
 import (
+	"bufio"
 	"errors"
 	"flag"
 	"fmt"
 	"io"
 	"os"
 	"reflect"
+	"regexp"
 	"sync"
 	"testing"
 	"testing/synctest"
@@ -94,22 +96,55 @@ func Run(f func()) error {
 
 func matchAll(string, string) (bool, error) { return true, nil }
 
-// quietly runs f with os.Stdout sent to nowhere outside test binaries, where
-// the testing package would print "PASS" into the caller's output.
+// quietly runs f with the testing package's own lines kept out of the
+// caller's output. Outside test binaries, os.Stdout goes to nowhere, where
+// the testing package would print "PASS". In a test binary run with -v, the
+// testing package prints "=== RUN   bubble" and "--- PASS: bubble" on
+// os.Stdout, which an Example captures as its output: those two lines are
+// dropped, and everything else (what f prints, a failure's report) is kept.
 func quietly(f func() bool) bool {
-	if testing.Testing() {
+	if testing.Testing() && !testing.Verbose() {
 		return f()
 	}
 	saved := os.Stdout
-	null, err := os.Open(os.DevNull)
+	if !testing.Testing() {
+		null, err := os.Open(os.DevNull)
+		if err != nil {
+			return f()
+		}
+		defer null.Close()
+		os.Stdout = null
+		defer func() { os.Stdout = saved }()
+		return f()
+	}
+	r, w, err := os.Pipe()
 	if err != nil {
 		return f()
 	}
-	defer null.Close()
-	os.Stdout = null
-	defer func() { os.Stdout = saved }()
-	return f()
+	copied := make(chan struct{})
+	go func() {
+		defer close(copied)
+		lines := bufio.NewScanner(r)
+		lines.Buffer(nil, 1<<20)
+		for lines.Scan() {
+			if l := lines.Text(); !chattyLine.MatchString(l) {
+				fmt.Fprintln(saved, l)
+			}
+		}
+		io.Copy(saved, r) // a line too long to scan
+	}()
+	os.Stdout = w
+	ok := f()
+	os.Stdout = saved
+	w.Close()
+	<-copied
+	r.Close()
+	return ok
 }
+
+// chattyLine is a line the testing package prints under -v for the bubble's
+// test when it runs or passes.
+var chattyLine = regexp.MustCompile(`^(=== (RUN|PAUSE|CONT|NAME) +bubble|--- PASS: bubble \(.*\))$`)
 
 // deps is the smallest implementation of the testing package's unexported
 // testDeps interface that runs plain tests: no profiles, fuzzing or coverage.

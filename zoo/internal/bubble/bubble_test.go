@@ -1,6 +1,9 @@
 package bubble
 
 import (
+	"fmt"
+	"os"
+	"os/exec"
 	"runtime"
 	"strings"
 	"testing"
@@ -58,4 +61,32 @@ func TestGoVersion(t *testing.T) {
 	if v := runtime.Version(); !strings.HasPrefix(v, "go1.26") {
 		t.Errorf("built with %s: check deps against testing.testDeps of this release, then update this test", v)
 	}
+}
+
+// An Example's output is what it prints, whether go test runs with -v or
+// not: under -v the testing package would print the bubble's own
+// "=== RUN   bubble" into it. The test runs this test binary again, verbose,
+// on ExampleRun.
+func TestExampleOutputUnderVerbose(t *testing.T) {
+	if os.Getenv("BUBBLE_EXAMPLE_CHILD") != "" {
+		t.Skip("the child run")
+	}
+	cmd := exec.Command(os.Args[0], "-test.v=true", "-test.run=^ExampleRun$", "-test.count=1")
+	cmd.Env = append(os.Environ(), "BUBBLE_EXAMPLE_CHILD=1")
+	out, err := cmd.CombinedOutput()
+	if err != nil || !strings.Contains(string(out), "--- PASS: ExampleRun") {
+		t.Fatalf("ExampleRun under -v: %v\n%s", err, out)
+	}
+}
+
+func ExampleRun() {
+	err := Run(func() {
+		start := time.Now()
+		time.Sleep(90 * time.Second)
+		fmt.Println("slept", time.Since(start), "of the bubble's clock")
+	})
+	fmt.Println("error:", err)
+	// Output:
+	// slept 1m30s of the bubble's clock
+	// error: <nil>
 }

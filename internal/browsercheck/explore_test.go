@@ -332,7 +332,7 @@ func decodeCLI(t *testing.T, args []string, out []byte) map[string]any {
 	return m
 }
 
-func evalJSON[T any](t *testing.T, b *Browser, js string) T {
+func evalJSON[T any](t testing.TB, b *Browser, js string) T {
 	t.Helper()
 	s, err := chromedp.Run(b.Ctx, chromedp.Evaluate[string](js, chromedp.EvalAwaitPromise))
 	if err != nil {
@@ -353,14 +353,16 @@ func percentile(xs []float64, p float64) float64 {
 	return s[min(max(i, 0), len(s)-1)]
 }
 
-// moves is the number of control moves the redraw percentiles are measured over.
-const moves = 120
+// moves is how many times a test moves each control, framed and then fast: enough to see that
+// every move redraws and that the last of a fast run is what shows. How long a redraw takes (the
+// goal: at most 50 ms at the 95th percentile) is BenchmarkExplorableRedraw's to measure, over
+// many more moves (scripts/bench-explorables).
+const moves = 12
 
 // checkExplorables checks every explorable of the page open in b against its case: drawn, every
 // control labelled, the value printed beside it, the numbers equal to the lab's at each probe,
-// the final value shown after a fast run of moves, and a slider moved by the arrow keys. It logs
-// the redraw time's 50th and 95th percentiles over the moves (the goal is at most 50 ms at the
-// 95th; a timing is reported, not asserted, as the machine's load moves it).
+// every control moved a dozen times, one move a frame and then with no frame between moves, the
+// final value shown after the fast run, and a slider moved by the arrow keys.
 func checkExplorables(t *testing.T, b *Browser, where string, cases []explorableCase, cli func(args ...string) map[string]any) {
 	t.Helper()
 	var page []explorableOnPage
@@ -408,11 +410,10 @@ func checkExplorables(t *testing.T, b *Browser, where string, cases []explorable
 				Last           int
 				View           exploreView
 			}](t, b, fmt.Sprintf("window.backofflabProbe.bench(%d, %d, %d)", c.index, k, moves))
-			p50, p95 := percentile(r.Times, 50), percentile(r.Times, 95)
-			t.Logf("%s, control %q: redraw over %d moves: p50 %.1f ms, p95 %.1f ms, max %.1f ms; to the frame painted: p50 %.1f ms, p95 %.1f ms",
-				name, ctl.Label, len(r.Times), p50, p95, slices.Max(r.Times), percentile(r.Painted, 50), percentile(r.Painted, 95))
-			if p95 > 50 || percentile(r.Painted, 95) > 50 { // a goal, not a pass mark: a shared machine's load moves it (see the log)
-				t.Logf("%s, control %q: redraw p95 %.1f ms (painted %.1f ms) is over the 50 ms goal on this machine now", name, ctl.Label, p95, percentile(r.Painted, 95))
+			if len(r.Times) != moves {
+				t.Errorf("%s, control %q: %d of %d moves redrew", name, ctl.Label, len(r.Times), moves)
+			} else {
+				t.Logf("%s, control %q: %d moves redrew, the slowest in %.1f ms (BenchmarkExplorableRedraw measures)", name, ctl.Label, moves, slices.Max(r.Times))
 			}
 			final := evalJSON[exploreView](t, b, fmt.Sprintf("window.backofflabProbe.set(%d, %d, %d)", c.index, k, r.Last))
 			if final.Frame != r.View.Frame || final.Readout != r.View.Readout || final.Panels[0].Title != r.View.Panels[0].Title {

@@ -316,10 +316,6 @@ func withoutBrowserNotes(nb *notebook.Notebook) map[int][]string {
 	return notes
 }
 
-// liteLessons are the lessons the browser edition's test runs, in one page,
-// one after the other, each on a kernel of its own.
-var liteLessons = []string{"00-start-here", "03-jitter-width", "05-in-phase", "11-storm"}
-
 // The site's front page, under a path prefix, opens lesson 00 on the Go
 // kernel in the browser; the toolbar's Restart and Run All runs every cell,
 // and the outputs equal the saved notebook's (notebook.Compare, as the

@@ -15,6 +15,15 @@ import (
 	"github.com/backofflab/backofflab/internal/notebook"
 )
 
+// liteLessons are the lessons the browser edition's test runs in full, in
+// one page, one after the other, each on a kernel of its own: 00, which
+// the site opens; 03, whose cell is then edited; 05, the explorables; 11,
+// clients and servers in real time. The Go in the browser suite runs every
+// other lesson in its test page, so that each lesson runs in the browser
+// once a test run (the two suites compare them alike: notebook.Compare,
+// realTimeShape).
+var liteLessons = []string{"00-start-here", "03-jitter-width", "05-in-phase", "11-storm"}
+
 // browserNote starts the lines the browser adds to a cell's stderr
 // (golab.js's BrowserNote): a skipped `!` line, the in-memory network.
 const browserNote = "in the browser: "

@@ -24,6 +24,7 @@ import time
 from . import configgen, homes, limits, procs, roster
 
 REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+DEFAULT_GOCACHE = "/var/cache/backofflab/gocache"
 INSTANCE_RE = re.compile(r"^[a-z0-9][a-z0-9_-]{0,30}$")
 COURSE = "backofflab"
 MARKS = ("BACKOFFLAB_PROC_TAG", "BACKOFFLAB_TEST_RUN")  # what finds the processes a test started
@@ -135,7 +136,7 @@ class Class:
         self.logs = os.path.join(self.state, "logs")
         self.venv = os.path.join(self.shared, "venv")
         self.python = os.path.join(self.venv, "bin", "python")
-        self.gocache = os.path.join(self.shared, "gocache")
+        self.gocache = DEFAULT_GOCACHE  # --gocache: the build cache every account builds against, read-only but to root
         self.gocacheprog = os.path.join(self.shared, "bin", "gocacheprog")
         self.cells_user = "blc-" + instance[:27]
         self.grader_user = "blg-" + instance[:27]
@@ -209,6 +210,7 @@ class Class:
             run(["npm", "ci", "--ignore-scripts", "--no-audit", "--no-fund"], cwd=REPO, quiet=True)
         os.umask(0o022)
         self.make_venv(a.python)
+        self.gocache = a.gocache
         self.warm(a.gomodcache)
 
         # Fresh for this run: the logs, the exchange, the configuration.
@@ -425,10 +427,15 @@ class Class:
     def warm(self, gomod):
         """The module cache and the shared build cache, filled as root with what cells import, and
         the build cache's program (gocacheprog). Both caches read-only to every other account."""
-        if not os.path.isabs(gomod) or gomod.startswith(REPO + "/"):
-            raise Fail("--gomodcache must be an absolute path outside the checkout, got %r" % gomod)
-        os.makedirs(gomod, exist_ok=True)
-        os.chmod(os.path.dirname(gomod), os.stat(os.path.dirname(gomod)).st_mode | 0o055)
+        for flag, path in (("--gomodcache", gomod), ("--gocache", self.gocache)):
+            if not os.path.isabs(path) or os.path.normpath(path) in ("/", REPO) or os.path.normpath(path).startswith(REPO + "/"):
+                raise Fail("%s must be an absolute path outside the checkout, got %r" % (flag, path))
+        a, b = os.path.normpath(gomod) + "/", os.path.normpath(self.gocache) + "/"
+        if a.startswith(b) or b.startswith(a):
+            raise Fail("--gocache and --gomodcache must be two folders, neither inside the other, got %r and %r" % (self.gocache, gomod))
+        for top in (gomod, self.gocache):
+            os.makedirs(top, exist_ok=True)
+            os.chmod(os.path.dirname(top), os.stat(os.path.dirname(top)).st_mode | 0o055)
         go = shutil.which("go")
         files = []
         for p in ("go.mod", "go.sum", "zoo/go.mod", "zoo/go.sum"):
@@ -438,16 +445,17 @@ class Class:
             except OSError:
                 pass
         tree = run(["git", "ls-files", "-s", "lab", "retry", "zoo", "class/gocacheprog"], cwd=REPO, quiet=True).stdout
-        want = digest(run([go, "env", "GOVERSION"], quiet=True).stdout, tree, b"cgo=0", b"workspaces: the checkout, then with zoo", *files)
+        want = digest(run([go, "env", "GOVERSION"], quiet=True).stdout, tree, b"cgo=0", b"workspaces: the checkout, then with zoo", self.gocache, *files)
         stamp = os.path.join(self.shared, ".warm")
         try:
             with open(stamp) as f:
                 fresh = f.read().strip() == want
         except OSError:
             fresh = False
-        if fresh and os.path.isdir(os.path.join(gomod, "cache", "download")) and os.access(self.gocacheprog, os.X_OK):
+        if fresh and os.path.isdir(os.path.join(gomod, "cache", "download")) and os.path.isfile(os.path.join(self.gocache, "README")) \
+                and os.access(self.gocacheprog, os.X_OK):
             return
-        say("warming the class's module and build caches (first time: a few minutes)")
+        say("warming the class's module and build caches in %s and %s (first time on this machine: a few minutes)" % (gomod, self.gocache))
         env = dict(os.environ, GOMODCACHE=gomod, GOCACHE=self.gocache, GOPROXY="file://" + os.path.join(REPO, ".cache", "goproxy"),
                    GOSUMDB="off", GOFLAGS="", GOTOOLCHAIN="local", CGO_ENABLED="0")
         env.pop("GOCACHEPROG", None)
@@ -691,6 +699,9 @@ def parser():
     ap.add_argument("--python", default="/usr/bin/python3", help="the Python (3.11 or newer, that every account can run) for the servers")
     ap.add_argument("--gomodcache", default="/var/cache/backofflab/gomod",
                     help="the learners' read-only module cache, outside the checkout (default /var/cache/backofflab/gomod)")
+    ap.add_argument("--gocache", default=DEFAULT_GOCACHE,
+                    help="the build cache every account builds against, read-only but to root, outside the checkout, kept from one class "
+                         "to the next and shared by checkouts (default %s)" % DEFAULT_GOCACHE)
     ap.add_argument("--archive-mb", type=int, default=512, help="--stop: MiB at most of each home's archive (>= 1; default 512)")
     ap.add_argument("--stop", action="store_true", help="stop the class, archive the homes, remove the accounts")
     return ap

@@ -558,6 +558,20 @@ func TestLiteEditReloadStop(t *testing.T) {
 	if err := b.Do(time.Minute, chromedp.Navigate(siteSrv.URL+"/00-start-here.html"), chromedp.Click(`main a.backofflab-run`)); err != nil {
 		t.Fatalf("following the static site's link to the browser edition: %v", err)
 	}
+	// The click starts the navigation; until the browser edition's page has
+	// replaced the static one, the static page's own cells would satisfy the
+	// wait below (on an idle machine they did, and the kernel's state was then
+	// read from a page with no JupyterLite).
+	liteURL, _ := json.Marshal(srv.URL + litePrefix)
+	for deadline := time.Now().Add(2 * time.Minute); ; time.Sleep(250 * time.Millisecond) {
+		if there, err := Eval[bool](b, "location.href.startsWith("+string(liteURL)+") && !!window.jupyterapp"); err == nil && there {
+			break
+		}
+		if time.Now().After(deadline) {
+			where, _ := Eval[string](b, "location.href")
+			t.Fatalf("the static site's link did not lead to the browser edition within 2m: the page is %s", where)
+		}
+	}
 	waitFor(t, b, 2*time.Minute, "lesson 00, from the static site's link, to show its cells", func(st state) bool {
 		return st.Ready && len(st.Prompts) > 0
 	})

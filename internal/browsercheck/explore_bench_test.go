@@ -11,7 +11,6 @@ import (
 	"slices"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/chromedp/chromedp"
 
@@ -46,13 +45,7 @@ func BenchmarkExplorableRedraw(b *testing.B) {
 		if err := chromedp.Do(br.Ctx, chromedp.Navigate(srv.URL+"/"+name+".html")); err != nil {
 			b.Fatal(err)
 		}
-		var page []explorableOnPage
-		for deadline := time.Now().Add(30 * time.Second); len(page) < len(pages[name]) && time.Now().Before(deadline); time.Sleep(300 * time.Millisecond) {
-			if _, err := chromedp.Run(br.Ctx, chromedp.Evaluate[bool](exploreJS)); err != nil {
-				b.Fatalf("%s: installing the probe: %v", name, err)
-			}
-			page = evalJSON[[]explorableOnPage](b, br, "window.backofflabProbe.list()")
-		}
+		page := explorablesOnPage(b, br, name, len(pages[name]))
 		if len(page) < len(pages[name]) {
 			b.Fatalf("%s: %d explorables drawn, want %d", name, len(page), len(pages[name]))
 		}

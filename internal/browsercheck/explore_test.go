@@ -365,18 +365,7 @@ const moves = 12
 // final value shown after the fast run, and a slider moved by the arrow keys.
 func checkExplorables(t *testing.T, b *Browser, where string, cases []explorableCase, cli func(args ...string) map[string]any) {
 	t.Helper()
-	var page []explorableOnPage
-	deadline := time.Now().Add(30 * time.Second)
-	for {
-		if _, err := chromedp.Run(b.Ctx, chromedp.Evaluate[bool](exploreJS)); err != nil {
-			t.Fatalf("%s: installing the probe: %v", where, err)
-		}
-		page = evalJSON[[]explorableOnPage](t, b, "window.backofflabProbe.list()")
-		if len(page) >= len(cases) || time.Now().After(deadline) {
-			break
-		}
-		time.Sleep(500 * time.Millisecond)
-	}
+	page := explorablesOnPage(t, b, where, len(cases))
 	if len(page) != len(cases) {
 		b.Screenshot(t, scroller, "explore-failed")
 		t.Fatalf("%s: %d explorables drawn, want %d", where, len(page), len(cases))
@@ -426,6 +415,21 @@ func checkExplorables(t *testing.T, b *Browser, where string, cases []explorable
 		}
 		if c.playhead != nil {
 			c.playhead(t, b, name, c.index, cli)
+		}
+	}
+}
+
+// explorablesOnPage installs the probe (exploreJS) in the page b shows and lists the explorables
+// drawn there, waiting up to 30 s for at least want of them.
+func explorablesOnPage(t testing.TB, b *Browser, where string, want int) []explorableOnPage {
+	t.Helper()
+	for deadline := time.Now().Add(30 * time.Second); ; time.Sleep(500 * time.Millisecond) {
+		if _, err := chromedp.Run(b.Ctx, chromedp.Evaluate[bool](exploreJS)); err != nil {
+			t.Fatalf("%s: installing the probe: %v", where, err)
+		}
+		page := evalJSON[[]explorableOnPage](t, b, "window.backofflabProbe.list()")
+		if len(page) >= want || time.Now().After(deadline) {
+			return page
 		}
 	}
 }

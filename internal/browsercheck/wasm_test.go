@@ -201,8 +201,8 @@ func withBrowserOutputs(saved *notebook.Notebook, cells []wasmCell) (*notebook.N
 
 // Every lesson and exercise, run cell by cell in the browser's Go, shows
 // what its saved notebook shows (the lessons the browser edition's suite
-// runs in full, liteLessons, are compared there, as here), compared as the notebooks test compares
-// a fresh run (notebook.Compare): stdout and stderr as text, every
+// runs in full, liteLessons, are compared there, as here), compared as the
+// notebooks test compares a fresh run (notebook.Compare): stdout and stderr as text, every
 // display's text exactly, its PNGs, interactive charts and explorables
 // byte for byte (by hash), but in the cells tagged measured (real time,
 // unseeded libraries). Beside that, stderr may carry the browser's own

@@ -203,6 +203,8 @@ func (b *Browser) Screenshot(t testing.TB, sel, name string) {
 		return
 	}
 	h = min(max(h+200, 900), 16000)
+	shotStart := time.Now()
+	defer func() { t.Logf("screenshot %s: %d px, %v", name, h, time.Since(shotStart)) }()
 	err = b.Do(60*time.Second,
 		chromedp.EmulateViewport(1280, int64(h)),
 		chromedp.Sleep(700*time.Millisecond), // charts resize to the new window

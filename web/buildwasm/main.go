@@ -464,10 +464,7 @@ func (w *writer) bytes(data []byte, ext string, zip bool) (Asset, error) {
 	if !w.written[path] {
 		w.written[path] = true
 		{
-			if err := os.WriteFile(path+".tmp", body, 0o644); err != nil {
-				return Asset{}, err
-			}
-			if err := os.Rename(path+".tmp", path); err != nil {
+			if err := writeFile(path, body); err != nil {
 				return Asset{}, err
 			}
 		}
@@ -544,7 +541,7 @@ func (w *writer) scripts(repo string, m *Manifest) error {
 		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
 			return err
 		}
-		if err := os.WriteFile(p, data, 0o644); err != nil {
+		if err := writeFile(p, data); err != nil {
 			return err
 		}
 	}
@@ -554,7 +551,7 @@ export * from "./%s/golab.js";
 export const manifestURL = new URL("./%s", import.meta.url).href;
 export const symbolsURL = new URL("./%s", import.meta.url).href;
 `, jsDir, ma.URL, w.symbols.URL)
-	return os.WriteFile(filepath.Join(w.dir, "golab.js"), []byte(entry), 0o644)
+	return writeFile(filepath.Join(w.dir, "golab.js"), []byte(entry))
 }
 
 // testPage writes DIR/test/: the plain page that runs a notebook's cells
@@ -572,7 +569,7 @@ func (w *writer) testPage(repo string) error {
 		if err != nil {
 			return err
 		}
-		return os.WriteFile(to, data, 0o644)
+		return writeFile(to, data)
 	}
 	for _, f := range []string{"index.html", "test.js"} {
 		if err := copyFile(filepath.Join(repo, "web", "testpage", f), filepath.Join(dst, f)); err != nil {
@@ -600,7 +597,7 @@ func (w *writer) testPage(repo string) error {
 	}
 	slices.Sort(names)
 	index, _ := json.Marshal(names)
-	return os.WriteFile(filepath.Join(dst, "notebooks", "index.json"), index, 0o644)
+	return writeFile(filepath.Join(dst, "notebooks", "index.json"), index)
 }
 
 // report prints what each part weighs.
@@ -678,4 +675,32 @@ func output(dir string, env []string, name string, args ...string) ([]byte, erro
 		return nil, fmt.Errorf("%s %s: %v\n%s", name, strings.Join(args, " "), err, stderr.String())
 	}
 	return out, nil
+}
+
+// writeFile gives path the content data (mode 0644) so that a reader, or
+// another build of the same folder at the same time (the test suites each
+// build it), sees the old file or the new one whole, never a part: a file
+// that already holds data is left alone, any other is written to a temporary
+// file of its own beside it and renamed into place.
+func writeFile(path string, data []byte) error {
+	if old, err := os.ReadFile(path); err == nil && bytes.Equal(old, data) {
+		return nil
+	}
+	f, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".*.tmp")
+	if err != nil {
+		return err
+	}
+	defer os.Remove(f.Name()) // once renamed, there is nothing to remove
+	if _, err := f.Write(data); err != nil {
+		f.Close()
+		return err
+	}
+	if err := f.Chmod(0o644); err != nil {
+		f.Close()
+		return err
+	}
+	if err := f.Close(); err != nil {
+		return err
+	}
+	return os.Rename(f.Name(), path)
 }

@@ -129,15 +129,9 @@ func stdout(c wasmCell) string { return streamOf(c, "stdout") }
 
 func stderr(c wasmCell) string { return streamOf(c, "stderr") }
 
-// A cell compiled, linked and run in the browser prints what it prints
-// natively, and a later cell sees the declarations of an earlier one.
-func TestWasmHelloWorld(t *testing.T) {
-	if testing.Short() {
-		t.Skip("builds Go for the browser and starts Chromium; run without -short")
-	}
-	srv := serveWasm(t)
-	b := NewBrowser(t)
-	openWasmPage(t, b, srv, "01-waves.ipynb")
+// helloWorld: a cell compiled, linked and run in the browser prints what it
+// prints natively, and a later cell sees the declarations of an earlier one.
+func helloWorld(t *testing.T, b *Browser) {
 	c := runSource(t, b, "func greet(who string) string { return \"hello, \" + who }\n\n%%\nfmt.Println(greet(\"wasm\"))\n")
 	if c.Status != "ok" || stdout(c) != "hello, wasm\n" {
 		t.Fatalf("hello cell: %+v", c)
@@ -206,13 +200,18 @@ func withBrowserOutputs(saved *notebook.Notebook, cells []wasmCell) (*notebook.N
 // display's text exactly, its PNGs, interactive charts and explorables
 // byte for byte (by hash), but in the cells tagged measured (real time,
 // unseeded libraries). Beside that, stderr may carry the browser's own
-// notes, each a line starting "in the browser: ".
+// notes, each a line starting "in the browser: ". Before them, HelloWorld:
+// the smallest cells, and a later cell using an earlier one's declaration.
 func TestWasmLessonsMatchSavedNotebooks(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs every lesson in Chromium; run without -short")
 	}
 	srv := serveWasm(t)
 	pages := newWasmPages(t, srv)
+	// First, on one of the pages (the Chromium and toolchain a test of its
+	// own would load again), the smallest program; the notebooks after it
+	// each start from a restarted kernel.
+	t.Run("HelloWorld", func(t *testing.T) { helloWorld(t, pages.take(t)) })
 	// The longest first (lesson 13 compiles the zoo's libraries, a third of
 	// the suite's page time), so that it is not the last still running while
 	// the other page waits. Parallel subtests start in the order they are
@@ -414,7 +413,8 @@ func TestWasmErrors(t *testing.T) {
 	srv := serveWasm(t)
 	b := NewBrowser(t)
 	// A smaller memory cap than the default 2 GiB, so that the runaway
-	// cell reaches it quickly; TestWasmHelloWorld runs with the default.
+	// cell reaches it quickly; the pages of TestWasmLessonsMatchSavedNotebooks run
+	// with the default.
 	if err := b.Do(2*time.Minute, chromedp.Navigate(srv.URL+"/test/?notebook=00-start-here.ipynb&maxMemory=536870912")); err != nil {
 		t.Fatal(err)
 	}

@@ -93,7 +93,8 @@ func liteLesson00(t *testing.T) *notebook.Notebook {
 // seed cell, built on a first visit, runs from the cache after a reload,
 // with the same output, compiling and linking nothing; the same cell edited
 // (another seed) is built anew and prints what the edit prints natively,
-// never the cached program's output.
+// never the cached program's output. Then, on the same page, the site
+// with its server stopped (liteOffline).
 func TestLiteProgramCache(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds the browser edition and runs cells in Chromium; run without -short")
@@ -160,4 +161,5 @@ func TestLiteProgramCache(t *testing.T) {
 	for _, p := range b.Problems() {
 		t.Errorf("page problem: %s", p)
 	}
+	t.Run("Offline", func(t *testing.T) { liteOffline(t, b, srv) })
 }

@@ -11,21 +11,20 @@ import (
 	"time"
 )
 
-// Completion and hover help in the browser edition, from the symbol table
-// scripts/build-wasm writes (no gopls in the browser): in lesson 00, Tab
-// right after "lcg." offers lcg's names, MustNew among them, and Shift-Tab
-// in MustNew shows its signature and doc comment, as the server edition's
-// test checks with gopls (checkCompletion). Then, asked through the
-// kernel's protocol: a standard-library package's names, a package name
-// from a prefix, a method's documentation on a value, and nothing for a
-// name no package has.
-func TestLiteCompletion(t *testing.T) {
-	if testing.Short() {
-		t.Skip("builds the browser edition and drives it in Chromium; run without -short")
-	}
-	srv := liteServer(t)
-	b := NewBrowser(t)
-	openLite(t, b, srv.URL+litePrefix)
+// liteCompletion checks completion and hover help in the browser edition,
+// from the symbol table scripts/build-wasm writes (no gopls in the
+// browser): in lesson 00, Tab right after "lcg." offers lcg's names,
+// MustNew among them, and Shift-Tab in MustNew shows its signature and doc
+// comment, as the server edition's test checks with gopls
+// (checkCompletion). Then, asked through the kernel's protocol: a
+// standard-library package's names, a package name from a prefix, a
+// method's documentation on a value, and nothing for a name no package has.
+//
+// TestLiteLessonRunsInBrowser runs it on its page once lesson 00 has run
+// (the apps' test, too, asks after lesson 00's Run All): as a test of its
+// own, with a Chromium, a JupyterLite load and a kernel start for it, it
+// took 22 s.
+func liteCompletion(t *testing.T, b *Browser) {
 	checkCompletion(t, b, "lite-00")
 
 	complete := func(code string) []string {

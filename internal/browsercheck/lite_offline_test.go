@@ -5,6 +5,7 @@ package browsercheck
 import (
 	"fmt"
 	"net/http"
+	"net/http/httptest"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -37,20 +38,18 @@ const liteOfflineReady = `(async () => {
   return 'ready';
 })()`
 
-// Offline after the first load: the site is opened once, lesson 00's first
-// cells run; then the server stops (its port closed), and a reload still
-// opens lesson 00 from the browser's caches (our service worker,
-// web/lite/service-worker.js), runs its table cell from the program cache
-// and an edited seed cell with the cached compiler and linker (printing
-// what the same edit prints natively), and lesson 03 opens and runs its
-// first program.
-func TestLiteOffline(t *testing.T) {
-	if testing.Short() {
-		t.Skip("builds the browser edition and drives it in Chromium; run without -short")
-	}
-	srv := liteServer(t)
-	b := NewBrowser(t)
-	openLite(t, b, srv.URL+litePrefix)
+// liteOffline: offline after the first load. On the page b shows, lesson
+// 00 open and the site served by srv, lesson 00's first cells run; then the
+// server stops (its port closed), and a reload still opens lesson 00 from
+// the browser's caches (our service worker, web/lite/service-worker.js),
+// runs its table cell from the program cache and an edited seed cell with
+// the cached compiler and linker (printing what the same edit prints
+// natively), and lesson 03 opens and runs its first program.
+//
+// TestLiteProgramCache runs it on its page, after its own reloads: as a
+// test of its own, with a Chromium, a JupyterLite load and a first build
+// of lesson 00's import cell for it, it took 59 s.
+func liteOffline(t *testing.T, b *Browser, srv *httptest.Server) {
 	saved := liteLesson00(t)
 	const importCell, tableCell, seedCell = lite00Import, lite00Table, lite00Seed
 	liteFocus(t, b)

@@ -327,7 +327,8 @@ func withoutBrowserNotes(nb *notebook.Notebook) map[int][]string {
 // numbers are the browser's, compared by shape as the Go in the browser
 // suite compares them (realTimeShape). In lesson 03, a cell edited to
 // another jitter width and run again prints what the same edit prints
-// natively (liteEditRun). No request leaves 127.0.0.1, no file
+// natively (liteEditRun). After lesson 00, completion and hover
+// (liteCompletion). No request leaves 127.0.0.1, no file
 // is missing, no script fails. Screenshots: .cache/screenshots/lite-NN-*.png.
 func TestLiteLessonRunsInBrowser(t *testing.T) {
 	if testing.Short() {
@@ -367,6 +368,9 @@ func TestLiteLessonRunsInBrowser(t *testing.T) {
 		}
 		if raw, err := json.Marshal(fresh.Metadata["kernelspec"]); err == nil && !strings.Contains(string(raw), "backofflab-go") {
 			t.Errorf("%s runs on kernel %s, not backofflab-go", name, raw)
+		}
+		if name == "00-start-here" {
+			t.Run("Completion", func(t *testing.T) { liteCompletion(t, b) })
 		}
 		if name == "03-jitter-width" {
 			// Another jitter width: the cell that counts the 50 % run's attempts inside a gap, at 75 %.

@@ -543,7 +543,7 @@ func nativeCellOutput(t *testing.T, sources ...string) string {
 // it (scripts/build-site): edit a cell (another seed) and run it
 // again: its output changes, and is what the same edit prints natively;
 // saved, the edit survives a reload (JupyterLite's browser storage); the
-// stop button ends a `for {}` cell, and the next cell runs.
+// stop button ends a cell looping in `for {}`, and the next cell runs.
 func TestLiteEditReloadStop(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds the browser edition and runs cells in Chromium; run without -short")
@@ -610,7 +610,7 @@ func TestLiteEditReloadStop(t *testing.T) {
 	// The stop button ends a cell that never ends, and the next cell runs.
 	n := len(saved.Cells)
 	if _, err := Eval[bool](b, fmt.Sprintf(`(() => { const m = (%s).content.model.sharedModel;
-  m.insertCell(%d, {cell_type: 'code', source: '%%%%\nfor {\n}'});
+  m.insertCell(%d, {cell_type: 'code', source: '%%%%\nfmt.Println("looping")\nfor {\n}'});
   m.insertCell(%d, {cell_type: 'code', source: '%%%%\nfmt.Println("the cell after the stopped one ran")'});
   return true; })()`, liteNotebookJS, n, n+1)); err != nil {
 		t.Fatalf("adding cells: %v", err)
@@ -631,9 +631,11 @@ func TestLiteEditReloadStop(t *testing.T) {
 			time.Sleep(200 * time.Millisecond)
 		}
 	}
-	waitCell("running", time.Minute, func(c liteCell) bool { return c.Running && c.Kernel == "busy" })
-	// Long enough for the cell to be built and its loop to spin.
-	time.Sleep(20 * time.Second)
+	// Its line printed: the cell was built and its program is in the loop.
+	waitCell("built and looping", 3*time.Minute, func(c liteCell) bool {
+		return c.Running && c.Kernel == "busy" && c.stream("stdout") == "looping\n"
+	})
+	time.Sleep(3 * time.Second)
 	if c := readLiteCell(t, b, n); !c.Running || c.Kernel != "busy" {
 		t.Fatalf("the `for {}` cell stopped by itself: %+v", c)
 	}

@@ -5,9 +5,6 @@ package browsercheck
 import (
 	"encoding/json"
 	"fmt"
-	"net/http"
-	"net/http/httptest"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -16,25 +13,6 @@ import (
 	"github.com/backofflab/backofflab/internal/jupytertest"
 	"github.com/backofflab/backofflab/internal/notebook"
 )
-
-// liteServer serves the browser edition under litePrefix: the site in
-// $BACKOFFLAB_LITE_SITE when set (one scripts/build-lite wrote, for
-// working on these tests without rebuilding), else serveLite's build.
-func liteServer(t *testing.T) *httptest.Server {
-	t.Helper()
-	dir := os.Getenv("BACKOFFLAB_LITE_SITE")
-	if dir == "" {
-		return serveLite(t)
-	}
-	if _, err := os.Stat(filepath.Join(dir, "go-web", "golab.js")); err != nil {
-		t.Fatalf("BACKOFFLAB_LITE_SITE=%s: not a site scripts/build-lite wrote: %v", dir, err)
-	}
-	mux := http.NewServeMux()
-	mux.Handle(litePrefix, http.StripPrefix(strings.TrimSuffix(litePrefix, "/"), http.FileServer(http.Dir(dir))))
-	srv := httptest.NewServer(mux)
-	t.Cleanup(srv.Close)
-	return srv
-}
 
 // liteTiming is one cell's record in the kernel's window.backofflabGoTimings
 // (ms): Cached is set when its program came from the browser's cache,
@@ -99,7 +77,7 @@ func TestLiteProgramCache(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds the browser edition and runs cells in Chromium; run without -short")
 	}
-	srv := liteServer(t)
+	srv := serveLite(t)
 	b := NewBrowser(t)
 	saved := liteLesson00(t)
 	const importCell, seedCell = lite00Import, lite00Seed

@@ -46,11 +46,21 @@ var liteSite = struct {
 	err  error
 }{}
 
-// serveLite builds the site (scripts/build-lite) once per test binary into
-// .cache/lite-site and serves it on 127.0.0.1 under litePrefix.
+// serveLite serves the browser edition on 127.0.0.1 under litePrefix: the
+// site in $BACKOFFLAB_LITE_SITE when set (one scripts/build-lite wrote:
+// scripts/test builds it beside earlier suites; or kept for working on
+// these tests without rebuilding), else the site scripts/build-lite builds,
+// once per test binary, into .cache/lite-site.
 func serveLite(t *testing.T) *httptest.Server {
 	t.Helper()
 	liteSite.once.Do(func() {
+		if dir := os.Getenv("BACKOFFLAB_LITE_SITE"); dir != "" {
+			if _, err := os.Stat(filepath.Join(dir, "go-web", "golab.js")); err != nil {
+				liteSite.err = fmt.Errorf("BACKOFFLAB_LITE_SITE=%s: not a site scripts/build-lite wrote: %v", dir, err)
+			}
+			liteSite.dir = dir
+			return
+		}
 		dir := filepath.Join(jupytertest.Repo(), ".cache", "lite-site")
 		start := time.Now()
 		out, err := exec.Command(filepath.Join(jupytertest.Repo(), "scripts", "build-lite"), dir).CombinedOutput()

@@ -150,7 +150,8 @@ func build(dir string) error {
 	defer os.RemoveAll(tmp)
 
 	m := &Manifest{Go: goVersion, Lang: "go1.26", Tools: map[string]Asset{}, Universes: map[string]*Universe{}}
-	w := &writer{dir: dir, archives: map[string]string{}}
+	w := &writer{dir: dir, archives: map[string]string{}, zstd: openZstdCache()}
+	defer w.zstd.trim()
 
 	tools := []struct{ name, goos, pkg string }{
 		{"compile", "wasip1", "cmd/compile"},
@@ -391,6 +392,7 @@ type writer struct {
 	symbols  Asset // the symbol table (symbols.go)
 	written  map[string]bool
 	archives map[string]string // archive name → path in the build cache
+	zstd     zstdCache
 }
 
 func hashName(data []byte, ext string) string {
@@ -458,7 +460,7 @@ func (w *writer) bytes(data []byte, ext string, zip bool) (Asset, error) {
 	}
 	body := data
 	if zip {
-		body = encoder.EncodeAll(data, nil)
+		body = w.zstd.compress(data, name)
 	}
 	a.Bytes = int64(len(body))
 	if !w.written[path] {

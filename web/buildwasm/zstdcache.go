@@ -2,7 +2,6 @@ package main
 
 import (
 	"bytes"
-	"io/fs"
 	"os"
 	"path/filepath"
 	"runtime/debug"
@@ -75,14 +74,11 @@ func (c zstdCache) trim() {
 	if c.dir == "" {
 		return
 	}
+	entries, _ := os.ReadDir(c.dir)
 	old := time.Now().Add(-zstdCacheUnused)
-	filepath.WalkDir(c.dir, func(path string, d fs.DirEntry, err error) error {
-		if err != nil || d.IsDir() {
-			return nil
+	for _, e := range entries {
+		if info, err := e.Info(); err == nil && !e.IsDir() && info.ModTime().Before(old) {
+			os.Remove(filepath.Join(c.dir, e.Name()))
 		}
-		if info, err := d.Info(); err == nil && info.ModTime().Before(old) {
-			os.Remove(path)
-		}
-		return nil
-	})
+	}
 }

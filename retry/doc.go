@@ -54,8 +54,10 @@
 //
 // The package, with its breaker and budget, is a module of its own that
 // needs only the standard library: importing it adds nothing else to a
-// service's build list. The lessons' schedule package is built on its
-// policies: a lesson's figure and a service's retries run the same code.
+// service's build list. The policies live in package backoff, which this
+// package names too (retry.FullJitter is backoff.FullJitter) and which
+// links no net/http; the lessons' schedule package is built on them: a
+// lesson's figure and a service's retries run the same code.
 //
 // Budgets and breakers are shared state: they work because many calls see
 // the same one, and they couple whatever they are shared by. Make one

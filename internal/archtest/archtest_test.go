@@ -53,6 +53,7 @@ var layers = map[string]string{
 	"lab/waves":             model,
 	"lab/explore":           lesson,
 	"retry":                 service,
+	"retry/backoff":         service,
 	"retry/breaker":         service,
 	"retry/budget":          service,
 	"retry/internal/rng":    service,
@@ -221,6 +222,37 @@ func TestImportRules(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// talksHTTP lists the library packages that may link net/http: retry (its
+// Transport), the models whose clients and servers talk HTTP (lab/storm,
+// lab/flaky), lab/deadline (retry.Fits, as lesson 08 shows it) and
+// lab/explore (every model). A lesson's program that only simulates links
+// no HTTP client, TLS or certificates: a quarter of what the browser's
+// linker would otherwise read for each cell.
+var talksHTTP = []string{"retry", "lab/storm", "lab/flaky", "lab/deadline", "lab/explore"}
+
+// Every other library package, the policies (retry/backoff) and the
+// primitives that name them (lab/schedule) included, links no net/http.
+func TestOnlyHTTPPackagesLinkNetHTTP(t *testing.T) {
+	checked, libs := 0, libraries(t)
+	for _, p := range libs {
+		if slices.Contains(talksHTTP, p.ImportPath) {
+			continue
+		}
+		checked++
+		if slices.Contains(p.Deps, "net/http") {
+			t.Errorf("%s (%s) links net/http: only %s may (see talksHTTP)", p.ImportPath, orNone(layers[p.ImportPath]), strings.Join(talksHTTP, ", "))
+		}
+	}
+	for _, must := range []string{"retry/backoff", "lab/schedule", "lab/waves"} {
+		if !slices.ContainsFunc(libs, func(p pkg) bool { return p.ImportPath == must }) {
+			t.Errorf("%s is not among the library packages", must)
+		}
+	}
+	if checked < 10 {
+		t.Errorf("checked %d packages: the list of packages is wrong", checked)
 	}
 }
 
@@ -407,6 +439,8 @@ func TestMayImport(t *testing.T) {
 		{"lab/explore", "lab/interactive", true},
 		{"retry", "lab/schedule", false},
 		{"lab/schedule", "retry", true},
+		{"lab/schedule", "retry/backoff", true},
+		{"retry", "retry/backoff", true},
 	} {
 		if got := mayImport(c.from, layers[c.from], c.to); got != c.want {
 			t.Errorf("%s (%s) may import %s: %v, want %v", c.from, layers[c.from], c.to, got, c.want)

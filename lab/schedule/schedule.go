@@ -5,24 +5,24 @@ import (
 	"strings"
 	"time"
 
-	"github.com/backofflab/backofflab/retry"
+	"github.com/backofflab/backofflab/retry/backoff"
 )
 
 // Uniform is a source of uniform draws in [0, 1). *lcg.LCG satisfies it, and
-// so does *math/rand/v2.Rand. It is package retry's Uniform, an alias of
-// the unnamed interface type.
-type Uniform = retry.Uniform
+// so does *math/rand/v2.Rand. It is package retry's Uniform (package
+// backoff's, which retry names too), an alias of the unnamed interface type.
+type Uniform = backoff.Uniform
 
 // Policy decides how long to wait before a retry. n is the retry number,
 // 0 for the wait before the first retry; prev is what the previous call
 // returned for the same client (0 before the first retry). A jittered policy
 // draws exactly once from r per call; the others never touch r.
 //
-// It is package retry's Policy: every policy here drives a retry.Retrier,
-// and every retry policy a lesson's model. Delay never panics and never
-// returns a negative duration; see the package documentation for how it
-// treats out-of-range arguments.
-type Policy = retry.Policy
+// It is package retry's Policy (package backoff's, which retry names too):
+// every policy here drives a retry.Retrier, and every retry policy a
+// lesson's model. Delay never panics and never returns a negative duration;
+// see the package documentation for how it treats out-of-range arguments.
+type Policy = backoff.Policy
 
 // Delays returns the first count waits of p for one client, feeding each
 // result back as the next call's prev: the schedule a single client follows.

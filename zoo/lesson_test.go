@@ -172,3 +172,44 @@ func TestIgnoresRetryAfterIsWhatTheLibraryDoes(t *testing.T) {
 		}
 	}
 }
+
+// A cohort is in step when the fullest slot of retries holds half of all its
+// clients, not half of those that retried: 35 retries of 1000 clients in one
+// slot (a quota's few, bunched by chance) are not a cohort back in step.
+func TestInStepMeasuresTheWholeCohort(t *testing.T) {
+	cohort := func(clients, retried int, at func(i int) time.Duration) Result {
+		r := Result{Attempts: make([][]time.Duration, clients)}
+		for i := range clients {
+			r.Attempts[i] = []time.Duration{0}
+			if i < retried {
+				r.Attempts[i] = append(r.Attempts[i], at(i))
+				r.Retries = append(r.Retries, at(i))
+			}
+		}
+		slices.Sort(r.Retries)
+		h, err := r.Histogram()
+		if err != nil {
+			t.Fatal(err)
+		}
+		r.Peak = h.Peak().Count
+		return r
+	}
+	together := func(int) time.Duration { return 15 * time.Millisecond }
+	apart := func(i int) time.Duration { return time.Duration(i) * Slot }
+	for _, c := range []struct {
+		name string
+		r    Result
+		want bool
+	}{
+		{"35 of 1000 retry, all in one slot", cohort(1000, 35, together), false},
+		{"all 1000 retry in one slot", cohort(1000, 1000, together), true},
+		{"exactly half in one slot", cohort(1000, 500, together), true},
+		{"499 of 1000 in one slot", cohort(1000, 499, together), false},
+		{"all retry, one a slot", cohort(1000, 1000, apart), false},
+		{"nobody retries", cohort(1000, 0, together), false},
+	} {
+		if got := c.r.InStep(); got != c.want {
+			t.Errorf("%s: peak %d: InStep() = %v, want %v", c.name, c.r.Peak, got, c.want)
+		}
+	}
+}

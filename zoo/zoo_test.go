@@ -119,8 +119,8 @@ func TestFirstWaitWindows(t *testing.T) {
 			if firsts == 0 {
 				t.Fatal("no client retried")
 			}
-			if inStep := r.Peak >= firsts/2; inStep != c.inStep {
-				t.Errorf("peak %d of %d first retries: in step %v, want %v", r.Peak, firsts, inStep, c.inStep)
+			if r.InStep() != c.inStep {
+				t.Errorf("peak %d of %d clients (%d retried): in step %v, want %v", r.Peak, len(r.Attempts), firsts, r.InStep(), c.inStep)
 			}
 		})
 	}

@@ -298,19 +298,36 @@ func startCell(t *testing.T, b *Browser, i int) {
 			t.Fatalf("the kernel is not ready within 2 minutes: %+v", evalJSON[kernelView](t, b, kernelState))
 		}
 	}
-	selectCell := fmt.Sprintf(`(() => {
+	// A click on the cell's prompt selects it (and gives the notebook the keyboard). The mark of
+	// the active cell (jp-mod-active) can come after the click returns, so it is waited for,
+	// clicking again each second: a click while the notebook is still laying out its cells can go
+	// unseen.
+	selectCell := fmt.Sprintf(`((click) => {
 		const cells = document.querySelectorAll('.jp-NotebookPanel:not(.lm-mod-hidden) .jp-CodeCell');
 		const c = cells[%d];
 		if (!c) return 'the notebook has ' + cells.length + ' code cells';
-		c.scrollIntoView({block: 'center'});
-		const p = c.querySelector('.jp-InputPrompt');
-		for (const type of ['mousedown', 'mouseup', 'click']) p.dispatchEvent(new MouseEvent(type, {bubbles: true, button: 0}));
-		return c.classList.contains('jp-mod-active') ? '' : 'the cell is not selected';
-	})()`, i)
-	for try := 1; ; try++ {
-		if msg, err := Eval[string](b, selectCell); err != nil || msg != "" {
-			t.Fatalf("selecting code cell %d: %v%s", i, err, msg)
+		if (click) {
+			c.scrollIntoView({block: 'center'});
+			const p = c.querySelector('.jp-InputPrompt');
+			for (const type of ['mousedown', 'mouseup', 'click']) p.dispatchEvent(new MouseEvent(type, {bubbles: true, button: 0}));
 		}
+		return c.classList.contains('jp-mod-active') ? 'selected' : 'not selected';
+	})`, i)
+	selected := func() {
+		deadline := time.Now().Add(20 * time.Second)
+		for k := 0; ; k++ {
+			msg, err := Eval[string](b, fmt.Sprintf("%s(%v)", selectCell, k%5 == 0))
+			if err == nil && msg == "selected" {
+				return
+			}
+			if err != nil || msg != "not selected" || time.Now().After(deadline) {
+				t.Fatalf("selecting code cell %d: %v %s", i, err, msg)
+			}
+			time.Sleep(200 * time.Millisecond)
+		}
+	}
+	for try := 1; ; try++ {
+		selected()
 		if err := b.Do(30*time.Second, chromedp.KeyEvent(kb.Enter, chromedp.KeyModifiers(chromedp.ModifierShift))); err != nil {
 			t.Fatalf("running cell %d: %v", i, err)
 		}

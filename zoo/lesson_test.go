@@ -178,20 +178,17 @@ func TestIgnoresRetryAfterIsWhatTheLibraryDoes(t *testing.T) {
 // slot (a quota's few, bunched by chance) are not a cohort back in step.
 func TestInStepMeasuresTheWholeCohort(t *testing.T) {
 	cohort := func(clients, retried int, at func(i int) time.Duration) Result {
-		r := Result{Attempts: make([][]time.Duration, clients)}
+		rec := newRecord(Storm{Clients: clients})
 		for i := range clients {
-			r.Attempts[i] = []time.Duration{0}
+			rec.attempts[i] = []time.Duration{0}
 			if i < retried {
-				r.Attempts[i] = append(r.Attempts[i], at(i))
-				r.Retries = append(r.Retries, at(i))
+				rec.attempts[i] = append(rec.attempts[i], at(i))
 			}
 		}
-		slices.Sort(r.Retries)
-		h, err := r.Histogram()
+		r, err := summarise(Entry{}, rec) // the Retries and Peak a run would give
 		if err != nil {
 			t.Fatal(err)
 		}
-		r.Peak = h.Peak().Count
 		return r
 	}
 	together := func(int) time.Duration { return 15 * time.Millisecond }
